@@ -1,0 +1,79 @@
+# nicdoctor - see README.md.  `make` builds ./nicdoctor, `make check` sets up,
+# builds and runs every test; SAN=1 builds with AddressSanitizer + UBSan.
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+PKGS     := libnl-3.0 libnl-genl-3.0 libnl-route-3.0 libpci libcjson
+BUILD    := build$(if $(SAN),-san)
+
+# Debian packages the build and the tests need (`make deps` installs the missing ones).
+DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev pkg-config
+DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -pthread
+ifneq ($(SAN),)
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LDLIBS    += $(PKG_LIBS) -pthread -lm
+
+LIB_SRC  := $(sort $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c checks/*.c fixes/*.c)))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: nicdoctor
+
+nicdoctor: $(BUILD)/nicdoctor
+	cp $< $@
+
+$(BUILD)/nicdoctor: $(BUILD)/src/main.o $(BUILD)/libnicdoctor.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libnicdoctor.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libnicdoctor.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libnicdoctor.a \
+		$(LDLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d
+
+deps:
+	@sh tests/install-deps.sh $(DEB_BUILD) $(DEB_TEST)
+
+# The README's first command: set up, build, diagnose the default-route interface.
+run: deps
+	$(MAKE) all
+	./nicdoctor diagnose; rc=$$?; [ $$rc -le 2 ]
+
+unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+integration: nicdoctor
+	@sh tests/run-integration.sh
+
+check: deps
+	$(MAKE) all
+	$(MAKE) unit
+	$(MAKE) integration
+
+install: nicdoctor
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 nicdoctor $(DESTDIR)$(PREFIX)/sbin/nicdoctor
+	install -m 0644 man/nicdoctor.8 $(DESTDIR)$(PREFIX)/share/man/man8/nicdoctor.8
+
+clean:
+	rm -rf build build-san nicdoctor
+
+.PHONY: all deps run unit integration check install clean

@@ -1,0 +1,31 @@
+/*
+ * common.h - exit codes (public interface, documented in nicdoctor(8)),
+ * error printing and small helpers shared by every part.
+ */
+#ifndef NICDOCTOR_COMMON_H
+#define NICDOCTOR_COMMON_H
+
+#include <stddef.h>
+
+#define ND_VERSION "0.1.0"
+
+/* Exit codes: DESIGN.md contract. */
+#define ND_EXIT_OK        0	/* no warning or worse */
+#define ND_EXIT_WARNING   1	/* warnings */
+#define ND_EXIT_CRITICAL  2	/* critical findings */
+#define ND_EXIT_USAGE     3	/* bad flag, bad or unknown interface */
+#define ND_EXIT_ENV       4	/* missing permission, peer unreachable */
+
+#define ND_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "nicdoctor: <message>" on stderr, one line, no trailing period. */
+void nd_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Copy with truncation, always NUL-terminated. Returns strlen(src). */
+size_t nd_strlcpy(char *dst, const char *src, size_t size);
+
+/* Validate an interface name as the kernel does: 1..15 bytes, no '/',
+ * no whitespace, not "." or "..".  0 or -EINVAL. */
+int nd_ifname_valid(const char *name);
+
+#endif

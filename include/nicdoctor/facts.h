@@ -1,0 +1,271 @@
+/*
+ * facts.h - everything the probe learned about one interface and its host.
+ *
+ * Plain data, no pointers to OS state.  Every group is optional: a group's
+ * `st` says whether it was read and, when not, why (DESIGN.md: "unknown is a
+ * value with a reason, not a zero").  Checks read only this structure.
+ */
+#ifndef NICDOCTOR_FACTS_H
+#define NICDOCTOR_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nicdoctor/cpuset.h"
+
+#define ND_IFNAMSIZ        16
+#define ND_REASON_LEN     160
+#define ND_MAX_QUEUES     256
+#define ND_MAX_IRQS       256
+#define ND_IRQ_MAX_CPUS   512
+#define ND_MAX_CPUS      1024
+#define ND_MAX_FEATURES   128
+#define ND_MAX_LINKMODES  128
+#define ND_MAX_STATS      512
+#define ND_MAX_RSS_INDIR 2048
+#define ND_MAX_PCI_CHAIN    8
+#define ND_MAX_SIBLINGS    16
+
+/* Whether a fact (or group of facts) is known, and if not, why. */
+struct nd_status {
+	bool known;
+	char reason[ND_REASON_LEN];	/* set when !known: "no permission", ... */
+};
+
+/* rtnetlink (libnl-route) view of the link. */
+struct nd_link {
+	struct nd_status st;
+	int ifindex;
+	unsigned mtu, min_mtu, max_mtu;	/* max_mtu 0 when the kernel did not say */
+	char operstate[16];		/* "up", "down", "unknown", ... */
+	bool carrier;
+	unsigned rx_queues, tx_queues;	/* real (active) queue counts */
+	char qdisc[16];			/* root qdisc kind: "mq", "fq_codel", "tbf" */
+	char mac[18];			/* aa:bb:cc:dd:ee:ff, redacted in reports */
+	struct {
+		uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
+		uint64_t rx_errors, tx_errors, rx_dropped, tx_dropped;
+		uint64_t rx_missed, rx_fifo, rx_over;
+	} stats;
+};
+
+/* A shaping qdisc on the interface (root or any child), with its rate. */
+struct nd_qdisc {
+	struct nd_status st;
+	char kind[16];			/* "tbf", "htb": the lowest-rate shaper */
+	uint64_t rate_bps;		/* 0: no shaper found */
+};
+
+/* ETHTOOL_MSG_LINKMODES_GET / LINKINFO_GET */
+struct nd_linkmodes {
+	struct nd_status st;
+	int64_t speed_mbps;		/* -1 unknown (link down) */
+	int duplex;			/* 0 half, 1 full, -1 unknown */
+	bool autoneg;
+	unsigned n_supported, n_advertised, n_lp_advertised;
+	char supported[ND_MAX_LINKMODES][48];	/* "10000baseT/Full" */
+	char advertised[ND_MAX_LINKMODES][48];
+	char lp_advertised[ND_MAX_LINKMODES][48];
+};
+
+/* ETHTOOL_MSG_CHANNELS_GET; a count the device does not have is 0/0. */
+struct nd_channels {
+	struct nd_status st;
+	unsigned rx, rx_max, tx, tx_max, other, other_max, combined, combined_max;
+};
+
+struct nd_feature {
+	char name[40];			/* "rx-gro", "tx-tcp-segmentation" */
+	bool active, wanted, fixed;	/* fixed: cannot be changed */
+};
+
+/* ETHTOOL_MSG_FEATURES_GET */
+struct nd_features {
+	struct nd_status st;
+	unsigned count;
+	struct nd_feature f[ND_MAX_FEATURES];
+};
+
+/* ETHTOOL_MSG_RINGS_GET */
+struct nd_rings {
+	struct nd_status st;
+	unsigned rx, rx_max, rx_mini, rx_mini_max, rx_jumbo, rx_jumbo_max, tx, tx_max;
+};
+
+/* ETHTOOL_MSG_COALESCE_GET */
+struct nd_coalesce {
+	struct nd_status st;
+	unsigned rx_usecs, rx_frames, tx_usecs, tx_frames;
+	bool adaptive_rx, adaptive_tx;
+};
+
+/* ETHTOOL_MSG_PAUSE_GET */
+struct nd_pause {
+	struct nd_status st;
+	bool autoneg, rx, tx;
+};
+
+/* ETHTOOL_MSG_RSS_GET: indirection table (queue index per entry). */
+struct nd_rss {
+	struct nd_status st;
+	unsigned size;
+	uint32_t indir[ND_MAX_RSS_INDIR];
+};
+
+struct nd_stat {
+	char name[48];
+	uint64_t value;
+};
+
+/* ethtool -S (ETHTOOL_GSTATS ioctl: netlink has only standard groups). */
+struct nd_nicstats {
+	struct nd_status st;
+	unsigned count;
+	struct nd_stat s[ND_MAX_STATS];
+};
+
+/* ETHTOOL_GDRVINFO (ioctl: netlink lacks it) plus the sysfs driver link. */
+struct nd_drvinfo {
+	struct nd_status st;
+	char driver[32], version[32], fw_version[64], bus_info[32];
+};
+
+/* One PCIe function (the NIC or a bridge above it), from libpci. */
+struct nd_pcie_link {
+	char address[16];		/* "0000:09:00.0" */
+	uint16_t vendor_id, device_id;
+	char name[128];			/* "Intel Corporation 82599ES ..." */
+	char port_type[24];		/* "endpoint", "root_port", "downstream", ... */
+	bool is_pcie;			/* has a PCI Express capability */
+	bool link_known;		/* LnkCap/LnkSta could be read */
+	char link_reason[ND_REASON_LEN];
+	double cap_gts, sta_gts;	/* GT/s per lane; 0 unknown */
+	unsigned cap_width, sta_width;	/* lanes */
+	double cap2_max_gts;		/* highest speed in LnkCap2, 0 if absent */
+	unsigned mps_bytes;		/* DevCtl max payload in use, 0 unknown */
+	unsigned mps_cap_bytes;		/* DevCap max payload supported */
+	bool from_sysfs;		/* current_link_* used: config space closed */
+};
+
+struct nd_pci {
+	struct nd_status st;		/* !known: virtual device, no PCI, ... */
+	struct nd_pcie_link dev;
+	int numa_node;			/* -1 none/unknown */
+	unsigned n_upstream;		/* bridges towards the root port, nearest first */
+	struct nd_pcie_link upstream[ND_MAX_PCI_CHAIN];
+	unsigned n_siblings;		/* other functions of the same card */
+	struct nd_pcie_link siblings[ND_MAX_SIBLINGS];
+};
+
+/* sysfs queues/rx-N and tx-N. */
+struct nd_queue_sysfs {
+	struct nd_status st;
+	unsigned n_rx, n_tx;
+	struct nd_cpuset rps_cpus[ND_MAX_QUEUES];
+	unsigned rps_flow_cnt[ND_MAX_QUEUES];
+	struct nd_cpuset xps_cpus[ND_MAX_QUEUES];
+	bool xps_known[ND_MAX_QUEUES];
+};
+
+struct nd_irq {
+	unsigned irq;
+	char name[64];			/* action name: "mlx5_comp0@pci:..." */
+	uint64_t total;
+	uint64_t per_cpu[ND_IRQ_MAX_CPUS];	/* counts by CPU column */
+	struct nd_cpuset affinity;	/* smp_affinity_list */
+	bool affinity_known;
+	struct nd_cpuset effective;	/* effective_affinity_list */
+	bool effective_known;
+	struct nd_cpuset hint;		/* affinity_hint */
+	bool hint_known;
+};
+
+/* The interface's interrupts: msi_irqs + /proc/interrupts + /proc/irq/N. */
+struct nd_irqs {
+	struct nd_status st;
+	unsigned n_cpu_columns;
+	unsigned count;
+	struct nd_irq irq[ND_MAX_IRQS];
+	bool irqbalance_running;
+	bool irqbalance_known;
+};
+
+struct nd_softnet_cpu {
+	unsigned cpu;			/* column 12 when present, else row index */
+	uint64_t processed, dropped, time_squeeze, received_rps, flow_limit;
+	uint64_t backlog_len;
+	unsigned columns;
+};
+
+struct nd_softnet {
+	struct nd_status st;
+	unsigned count;
+	struct nd_softnet_cpu cpu[ND_MAX_CPUS];
+};
+
+/* A sysctl: known with its raw text, or unknown with why. */
+struct nd_sysctl {
+	bool known;
+	char text[64];
+	char reason[ND_REASON_LEN];
+};
+
+struct nd_sysctls {
+	struct nd_sysctl rmem_max, wmem_max, netdev_max_backlog, netdev_budget;
+	struct nd_sysctl rps_sock_flow_entries, default_qdisc;
+	struct nd_sysctl tcp_rmem, tcp_wmem, tcp_congestion_control;
+};
+
+struct nd_cpus {
+	struct nd_status st;
+	struct nd_cpuset online;
+	unsigned n_online;
+	bool governor_known;
+	char governor[ND_MAX_CPUS][16];	/* "" where unknown for that CPU */
+	unsigned n_nodes;		/* NUMA nodes seen */
+	struct nd_cpuset node_cpus[16];
+};
+
+struct nd_tools {
+	struct nd_status iperf3;	/* known: found in PATH */
+	char iperf3_version[32];	/* "3.12" */
+	int iperf3_major, iperf3_minor;
+};
+
+struct nd_facts {
+	char ifname[ND_IFNAMSIZ];
+	char hostname[64];
+	char kernel[64];
+	bool sysroot;			/* gathered from a snapshot, not live */
+	bool as_root;
+	struct nd_link link;
+	struct nd_qdisc qdisc;
+	struct nd_linkmodes linkmodes;
+	struct nd_channels channels;
+	struct nd_features features;
+	struct nd_rings rings;
+	struct nd_coalesce coalesce;
+	struct nd_pause pause;
+	struct nd_rss rss;
+	struct nd_nicstats nicstats;
+	struct nd_drvinfo drvinfo;
+	struct nd_pci pci;
+	struct nd_queue_sysfs queues;
+	struct nd_irqs irqs;
+	struct nd_softnet softnet;
+	struct nd_sysctls sysctl;
+	struct nd_cpus cpus;
+	struct nd_tools tools;
+};
+
+void nd_status_set_known(struct nd_status *st);
+void nd_status_set_unknown(struct nd_status *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Find a feature by its ethtool name; NULL when absent or features unknown. */
+const struct nd_feature *nd_facts_feature(const struct nd_facts *facts, const char *name);
+
+/* Number of RX queues actually in use: channels, else rtnl, else sysfs; 0 unknown. */
+unsigned nd_facts_rx_queues(const struct nd_facts *facts);
+
+#endif

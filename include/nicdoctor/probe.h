@@ -1,0 +1,47 @@
+/*
+ * probe.h - the only code that reads the OS.
+ *
+ * Each source fills its groups of struct nd_facts and marks what it could
+ * not read as unknown with the reason; a source never fails the whole probe.
+ * Sources follow pciutils' backend shape: a table of {name, function}.
+ */
+#ifndef NICDOCTOR_PROBE_H
+#define NICDOCTOR_PROBE_H
+
+#include <stdbool.h>
+
+#include "nicdoctor/facts.h"
+
+struct nd_probe_source {
+	const char *name;		/* "rtnl", "ethtool", "pci", "sysfs", ... */
+	bool needs_live_kernel;		/* netlink: replaced by the snapshot in a sysroot */
+	void (*probe)(const char *ifname, struct nd_facts *facts);
+};
+
+/* Allocate and fill facts for ifname (live or from the sysroot).
+ * -ENODEV: no such interface (the only fatal outcome); -ENOMEM. */
+int nd_probe(const char *ifname, struct nd_facts **ret_facts);
+void nd_facts_free(struct nd_facts *facts);
+
+/* Whether the interface exists (live: rtnetlink; sysroot: /sys/class/net/IF). */
+bool nd_probe_iface_exists(const char *ifname);
+
+/* Interface of the default route (live: rtnetlink; sysroot: /proc/net/route).
+ * 0, -ENOENT when there is no default route. */
+int nd_probe_default_iface(char *buf, size_t size);
+
+/* Individual sources (src/probe/<name>.c). */
+void nd_probe_rtnl(const char *ifname, struct nd_facts *facts);
+void nd_probe_ethtool(const char *ifname, struct nd_facts *facts);
+void nd_probe_drvinfo(const char *ifname, struct nd_facts *facts);
+void nd_probe_pci(const char *ifname, struct nd_facts *facts);
+void nd_probe_queues(const char *ifname, struct nd_facts *facts);
+void nd_probe_irqs(const char *ifname, struct nd_facts *facts);
+void nd_probe_softnet(const char *ifname, struct nd_facts *facts);
+void nd_probe_sysctls(const char *ifname, struct nd_facts *facts);
+void nd_probe_cpus(const char *ifname, struct nd_facts *facts);
+void nd_probe_tools(const char *ifname, struct nd_facts *facts);
+/* In a sysroot: netlink groups from <root>/ethtool/<IF>.json. */
+void nd_probe_snapshot(const char *ifname, struct nd_facts *facts);
+
+#endif

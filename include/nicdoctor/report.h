@@ -1,0 +1,66 @@
+/*
+ * report.h - the diagnosis as one value, and its renderers.
+ *
+ * The JSON document is built once (nd_report_to_json); text and markdown
+ * walk the same report so the formats never drift apart.  report/ is the
+ * only place that formats output.
+ */
+#ifndef NICDOCTOR_REPORT_H
+#define NICDOCTOR_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "nicdoctor/check.h"
+#include "nicdoctor/facts.h"
+
+#define ND_REPORT_SCHEMA "nicdoctor.report/1"
+#define ND_MAX_CEILINGS 8
+
+enum nd_format {
+	ND_FORMAT_TEXT = 0,
+	ND_FORMAT_MARKDOWN,
+	ND_FORMAT_JSON,
+	ND_FORMAT_PROMETHEUS,
+};
+
+struct nd_ceiling {
+	char source[24];			/* "wire", "pcie", "shaping", "window" */
+	double mbps;
+	char detail[160];			/* how it was computed */
+};
+
+struct nd_report {
+	const struct nd_facts *facts;
+	struct nd_finding *findings;		/* one per registered check */
+	unsigned n_findings;
+	struct nd_ceiling ceilings[ND_MAX_CEILINGS];	/* lowest first */
+	unsigned n_ceilings;
+	cJSON *throughput;			/* experiments' numbers, or NULL */
+	bool redact;
+	bool color;				/* text on a terminal, NO_COLOR unset */
+};
+
+/* Run every registered check (honouring skip/only lists, comma-separated,
+ * NULL for none) and collect the ceilings.  -EINVAL names an unknown ID in
+ * *ret_bad_id.  Findings are owned by the report. */
+int nd_report_build(struct nd_report *report, const struct nd_facts *facts,
+		    const char *skip, const char *only, const char **ret_bad_id);
+void nd_report_free(struct nd_report *report);
+
+/* Worst severity among findings -> exit code (0, 1, 2). */
+int nd_report_exit_code(const struct nd_report *report);
+
+cJSON *nd_report_to_json(const struct nd_report *report);
+int nd_report_render(const struct nd_report *report, enum nd_format format, FILE *out);
+
+/* Individual renderers (src/report/<format>.c). */
+int nd_render_text(const struct nd_report *report, FILE *out);
+int nd_render_markdown(const struct nd_report *report, FILE *out);
+int nd_render_json(const struct nd_report *report, FILE *out);
+
+/* Redaction: stable placeholders for addresses and the host name. */
+void nd_redact_json(cJSON *doc, const struct nd_facts *facts);
+
+#endif
