@@ -8,6 +8,7 @@
 #ifndef NICDOCTOR_SYSROOT_H
 #define NICDOCTOR_SYSROOT_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -42,5 +43,19 @@ int nd_sysroot_link_basename(const char *path, char *buf, size_t size);
 
 /* Whether a path exists below the root. */
 bool nd_sysroot_exists(const char *path);
+
+/* Open a directory below the root (for listing msi_irqs/, queues/, ...).
+ * Returns a DIR * or NULL with errno set.  Symlinks stay inside the root. */
+DIR *nd_sysroot_opendir(const char *path);
+
+/*
+ * Recording, for `collect`: while on, every path read successfully
+ * through this seam is remembered (deduplicated), so the snapshot holds
+ * exactly what the probe looked at.  nd_sysroot_recorded returns the
+ * i-th path or NULL past the end.
+ */
+void nd_sysroot_record(bool on);
+const char *nd_sysroot_recorded(size_t i);
+void nd_sysroot_record_clear(void);
 
 #endif

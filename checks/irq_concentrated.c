@@ -1,0 +1,135 @@
+/*
+ * irq_concentrated.c - every queue interrupt of the NIC served by one CPU.
+ *
+ * Judged from the counts first (where interrupts actually landed: the azure
+ * mlx5 case had distinct smp_affinity masks and still every count on CPU0),
+ * then from the effective affinity when the counts are too few to say.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+
+/* Below this many queue interrupts in total the counts say nothing yet. */
+#define IRQ_MIN_COUNTS 1000
+/* One CPU taking this share of all queue interrupts is "concentrated":
+ * a spread over two CPUs already gives each about half. */
+#define IRQ_CONCENTRATED_SHARE 0.90
+
+/* Vectors that carry no queue traffic: configuration, async events, admin. */
+static bool is_queue_irq(const struct nd_irq *irq)
+{
+	static const char *const not_queue[] = { "config", "async", "-fw", "ctrl", "misc",
+						  "-event", "pages", "cmd" };
+
+	for (size_t i = 0; i < sizeof(not_queue) / sizeof(not_queue[0]); i++)
+		if (strstr(irq->name, not_queue[i]))
+			return false;
+	return true;
+}
+
+struct irq_tally {
+	unsigned queue_irqs;
+	uint64_t total;
+	uint64_t per_cpu[ND_IRQ_MAX_CPUS];
+	bool same_effective;		/* every queue IRQ's effective affinity is one same CPU */
+	int effective_cpu;
+};
+
+static void tally(const struct nd_irqs *irqs, unsigned columns, struct irq_tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->same_effective = true;
+	t->effective_cpu = -1;
+	for (unsigned i = 0; i < irqs->count && i < ND_MAX_IRQS; i++) {
+		const struct nd_irq *irq = &irqs->irq[i];
+		const struct nd_cpuset *eff = irq->effective_known ? &irq->effective :
+					      irq->affinity_known ? &irq->affinity : NULL;
+
+		if (!is_queue_irq(irq))
+			continue;
+		t->queue_irqs++;
+		for (unsigned cpu = 0; cpu < columns; cpu++) {
+			t->per_cpu[cpu] += irq->per_cpu[cpu];
+			t->total += irq->per_cpu[cpu];
+		}
+		if (!eff || nd_cpuset_count(eff) != 1 ||
+		    (t->effective_cpu >= 0 && t->effective_cpu != nd_cpuset_first(eff)))
+			t->same_effective = false;
+		else
+			t->effective_cpu = nd_cpuset_first(eff);
+	}
+}
+
+static void add_fix(const struct nd_facts *facts, struct nd_finding *f)
+{
+	const struct nd_irqs *irqs = &facts->irqs;
+	unsigned n_cpus = nd_cpuset_count(&facts->cpus.online), next = 0;
+
+	if (facts->irqs.irqbalance_running)
+		nd_finding_fix(f, "irq_affinity", "# irqbalance runs: ban these IRQs "
+			       "(IRQBALANCE_BANNED_CPULIST or --banirq) or it rewrites them");
+	for (unsigned i = 0; i < irqs->count && i < ND_MAX_IRQS && n_cpus; i++) {
+		unsigned cpu, seen = 0;
+
+		if (!is_queue_irq(&irqs->irq[i]))
+			continue;
+		/* The next online CPU, round robin, as ixgbe's set_irq_affinity does. */
+		for (cpu = 0; cpu < ND_CPUSET_BITS; cpu++)
+			if (nd_cpuset_has(&facts->cpus.online, cpu) && seen++ == next % n_cpus)
+				break;
+		next++;
+		nd_finding_fix(f, "irq_affinity", "echo %u > /proc/irq/%u/smp_affinity_list",
+			       cpu, irqs->irq[i].irq);
+	}
+}
+
+void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *f)
+{
+	const struct nd_irqs *irqs = &facts->irqs;
+	unsigned columns = irqs->n_cpu_columns < ND_IRQ_MAX_CPUS ? irqs->n_cpu_columns
+								: ND_IRQ_MAX_CPUS;
+	struct irq_tally t;
+	unsigned top_cpu = 0;
+
+	if (!irqs->st.known)
+		return nd_finding_unknown(f, "interface interrupts", irqs->st.reason);
+	tally(irqs, columns, &t);
+	cJSON_AddNumberToObject(f->evidence, "queue_irqs", t.queue_irqs);
+	cJSON_AddNumberToObject(f->evidence, "cpus", columns);
+	if (t.queue_irqs < 2 || columns < 2) {
+		nd_finding_set(f, ND_SEV_OK, "%u queue interrupt%s on %u CPU%s: nothing to spread",
+			       t.queue_irqs, t.queue_irqs == 1 ? "" : "s", columns,
+			       columns == 1 ? "" : "s");
+		return;
+	}
+	for (unsigned cpu = 1; cpu < columns; cpu++)
+		if (t.per_cpu[cpu] > t.per_cpu[top_cpu])
+			top_cpu = cpu;
+	cJSON_AddNumberToObject(f->evidence, "queue_interrupts_total", (double)t.total);
+	if (t.total >= IRQ_MIN_COUNTS) {
+		double share = (double)t.per_cpu[top_cpu] / (double)t.total;
+
+		cJSON_AddNumberToObject(f->evidence, "busiest_cpu", top_cpu);
+		cJSON_AddNumberToObject(f->evidence, "busiest_cpu_share_pct",
+					(double)(long)(share * 1000.0) / 10.0);
+		if (share >= IRQ_CONCENTRATED_SHARE) {
+			nd_finding_set(f, ND_SEV_WARNING,
+				       "%.0f%% of %u queue interrupts' counts are on CPU%u",
+				       share * 100.0, t.queue_irqs, top_cpu);
+			add_fix(facts, f);
+			return;
+		}
+		nd_finding_set(f, ND_SEV_OK, "queue interrupts spread: busiest CPU%u has %.0f%%",
+			       top_cpu, share * 100.0);
+		return;
+	}
+	if (t.same_effective && t.effective_cpu >= 0) {
+		cJSON_AddNumberToObject(f->evidence, "affinity_cpu", t.effective_cpu);
+		nd_finding_set(f, ND_SEV_WARNING, "all %u queue interrupts are pinned to CPU%d",
+			       t.queue_irqs, t.effective_cpu);
+		add_fix(facts, f);
+		return;
+	}
+	nd_finding_set(f, ND_SEV_OK, "queue interrupt affinities differ (few counts yet)");
+}

@@ -1,0 +1,52 @@
+/*
+ * queues_single.c - one RX queue on a multi-CPU host while the device
+ * allows more: all receive work lands on one core (the field case: one
+ * core at 100% softirq, 6-8 Gbit/s on 10GbE).
+ */
+#include <stdio.h>
+
+#include "checks.h"
+
+/* The channel kind a person would raise: combined where the device has it. */
+static void add_fix(const struct nd_facts *facts, struct nd_finding *f, unsigned target)
+{
+	const struct nd_channels *ch = &facts->channels;
+
+	if (ch->combined_max > 1)
+		nd_finding_fix(f, "channels", "ethtool -L %s combined %u", facts->ifname, target);
+	else
+		nd_finding_fix(f, "channels", "ethtool -L %s rx %u", facts->ifname, target);
+}
+
+void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f)
+{
+	const struct nd_channels *ch = &facts->channels;
+	unsigned rx_queues = nd_facts_rx_queues(facts);
+	unsigned device_max, target;
+
+	if (!facts->cpus.st.known)
+		return nd_finding_unknown(f, "online CPUs", facts->cpus.st.reason);
+	if (!rx_queues)
+		return nd_finding_unknown(f, "rx queue count", ch->st.reason);
+	cJSON_AddNumberToObject(f->evidence, "rx_queues", rx_queues);
+	cJSON_AddNumberToObject(f->evidence, "cpus_online", facts->cpus.n_online);
+	if (rx_queues > 1 || facts->cpus.n_online <= 1) {
+		nd_finding_set(f, ND_SEV_OK, "%u RX queue%s for %u online CPU%s", rx_queues,
+			       rx_queues == 1 ? "" : "s", facts->cpus.n_online,
+			       facts->cpus.n_online == 1 ? "" : "s");
+		return;
+	}
+	if (!ch->st.known)
+		return nd_finding_unknown(f, "channels (device maximum)", ch->st.reason);
+	device_max = ch->combined_max > ch->rx_max ? ch->combined_max : ch->rx_max;
+	cJSON_AddNumberToObject(f->evidence, "device_max_queues", device_max);
+	if (device_max <= 1) {
+		nd_finding_set(f, ND_SEV_OK, "one RX queue, and the device has no more");
+		return;
+	}
+	target = device_max < facts->cpus.n_online ? device_max : facts->cpus.n_online;
+	nd_finding_set(f, ND_SEV_WARNING,
+		       "one RX queue of %u possible on a %u-CPU host: one core takes all receive work",
+		       device_max, facts->cpus.n_online);
+	add_fix(facts, f, target);
+}

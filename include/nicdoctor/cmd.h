@@ -1,0 +1,18 @@
+/*
+ * cmd.h - one entry point per subcommand (src/cmd_*.c).  Each parses its
+ * own flags (getopt_long) and returns an exit code from common.h.
+ */
+#ifndef NICDOCTOR_CMD_H
+#define NICDOCTOR_CMD_H
+
+int cmd_diagnose(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
+int cmd_checks(int argc, char **argv);
+
+/* Switch to --sysroot DIR (NULL: live); 0 or ND_EXIT_USAGE after the error. */
+int nd_use_sysroot(const char *dir);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * common.c - error printing and small string helpers used everywhere.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nicdoctor/common.h"
+
+void nd_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nicdoctor: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+size_t nd_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size - 1 ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+
+int nd_ifname_valid(const char *name)
+{
+	size_t len = strlen(name);
+
+	/* The kernel's dev_valid_name(): IFNAMSIZ-1 bytes, no '/', ':' or space. */
+	if (len == 0 || len > 15 || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL;
+	for (const char *p = name; *p; p++)
+		if (*p == '/' || *p == ':' || isspace((unsigned char)*p) || !isprint((unsigned char)*p))
+			return -EINVAL;
+	return 0;
+}

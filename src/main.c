@@ -1,0 +1,55 @@
+/*
+ * main.c - subcommand dispatch.  One table drives both dispatch and the
+ * usage text, as ethtool's command table does.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nicdoctor/cmd.h"
+#include "nicdoctor/common.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+};
+
+static const struct command commands[] = {
+	{ "diagnose", cmd_diagnose,
+	  "[IF] [--peer HOST[:PORT]] [--duration S] [--no-traffic] [--sysroot DIR]\n"
+	  "                   [--format text|markdown|json|prometheus] [--json] [--redact]\n"
+	  "                   [--skip ID,...] [--only ID,...]" },
+	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE] [-J] ..." },
+	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N]" },
+	{ "collect", cmd_collect, "IF -o DIR" },
+	{ "checks", cmd_checks, "" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: nicdoctor COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < ND_ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].usage);
+	fprintf(out, "\nnicdoctor COMMAND --help for details; see nicdoctor(8)\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return ND_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return ND_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("nicdoctor %s\n", ND_VERSION);
+		return ND_EXIT_OK;
+	}
+	for (size_t i = 0; i < ND_ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	nd_err("unknown command '%s' (try 'nicdoctor --help')", argv[1]);
+	return ND_EXIT_USAGE;
+}

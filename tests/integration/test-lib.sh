@@ -1,0 +1,123 @@
+# test-lib.sh - a small git-style test library printing TAP.
+#
+#   test_description='what this file tests'
+#   . ./test-lib.sh
+#   test_expect_success 'title' '
+#       cmd1 && cmd2
+#   '
+#   test_done
+#
+# Each script runs in its own scratch directory ($TRASH), removed on exit.
+# test_when_finished registers a cleanup for the current test; nd_atexit
+# one for the whole script (namespaces), run on every exit path, signals
+# included.  Tests needing root call test_require_root first.
+
+TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+SRC_DIR=$(cd "$TEST_DIR/../.." && pwd)
+ND="${ND:-$SRC_DIR/nicdoctor}"
+FIXTURES="$SRC_DIR/tests/fixtures"
+export ND FIXTURES SRC_DIR
+
+test_count=0
+test_failed=0
+test_skip_all=
+test_cleanup=
+script_cleanup=
+
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/nd-test.XXXXXX") || exit 1
+cd "$TRASH" || exit 1
+
+nd_atexit() {
+	script_cleanup="$1
+$script_cleanup"
+}
+
+test_run_script_cleanup_() {
+	eval "$script_cleanup"
+	script_cleanup=
+	cd / && rm -rf "$TRASH"
+}
+trap 'test_run_script_cleanup_' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+say() { printf '# %s\n' "$*"; }
+
+test_when_finished() {
+	test_cleanup="$1
+$test_cleanup"
+}
+
+test_require_root() {
+	if [ "$(id -u)" != 0 ]; then
+		test_skip_all="needs root"
+	fi
+}
+
+test_require_cmd() {
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null 2>&1 || test_skip_all="needs $cmd"
+	done
+}
+
+test_expect_success() {
+	title=$1 body=$2
+	test_count=$((test_count + 1))
+	if [ -n "$test_skip_all" ]; then
+		echo "ok $test_count - $title # SKIP $test_skip_all"
+		return 0
+	fi
+	test_cleanup=
+	# Run in this shell (as git does) so test_when_finished registers here.
+	{ eval "$body"; } >"$TRASH/.out" 2>&1
+	status=$?
+	eval "$test_cleanup" >/dev/null 2>&1
+	cd "$TRASH" || exit 1
+	if [ $status -eq 0 ]; then
+		echo "ok $test_count - $title"
+	else
+		echo "not ok $test_count - $title"
+		sed 's/^/#   /' "$TRASH/.out"
+		test_failed=$((test_failed + 1))
+	fi
+}
+
+test_expect_code() {
+	want=$1; shift
+	"$@"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		echo "expected exit $want, got $got from: $*" >&2
+		return 1
+	fi
+}
+
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+test_done() {
+	echo "1..$test_count"
+	[ "$test_failed" -eq 0 ]
+	exit $?
+}
+
+# A private network namespace, removed on every exit path.
+nd_netns_add() {
+	ip netns add "$1" || return 1
+	nd_atexit "ip netns del '$1' 2>/dev/null"
+}
+
+# Print "id severity" for each finding of a JSON report on stdin.
+nd_findings() {
+	python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    print(f["id"], "skipped" if f.get("skipped") else f["severity"])
+'
+}
+
+# Print one finding'"'"'s severity: nd_severity ID < report.json
+nd_severity() {
+	nd_findings | awk -v id="$1" '$1 == id { print $2 }'
+}
