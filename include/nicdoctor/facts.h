@@ -135,7 +135,10 @@ struct nd_pcie_link {
 	char address[16];		/* "0000:09:00.0" */
 	uint16_t vendor_id, device_id;
 	char name[128];			/* "Intel Corporation 82599ES ..." */
-	char port_type[24];		/* "endpoint", "root_port", "downstream", ... */
+	/* One of: "endpoint", "legacy_endpoint", "rc_endpoint", "root_port",
+	 * "upstream", "downstream", "pcie_bridge", "pci_bridge",
+	 * "rc_event_collector" (PCI_EXP_TYPE_*); "" when not PCIe. */
+	char port_type[24];
 	bool is_pcie;			/* has a PCI Express capability */
 	bool link_known;		/* LnkCap/LnkSta could be read */
 	char link_reason[ND_REASON_LEN];
