@@ -60,8 +60,8 @@ run: deps
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-integration: nicdoctor
-	@sh tests/run-integration.sh
+integration: $(BUILD)/nicdoctor
+	@ND=$(CURDIR)/$(BUILD)/nicdoctor sh tests/run-integration.sh
 
 check: deps
 	$(MAKE) all
