@@ -1,0 +1,50 @@
+#!/bin/sh
+test_description='collect then diagnose --sysroot gives the same findings as the live run'
+. ./test-lib.sh
+test_require_root
+test_require_cmd ip ethtool python3
+
+NS=nd-t1003-$$
+
+# findings_of ARGS...: "id severity title" lines of a diagnose --json run.
+findings_of() {
+	"$@" --json >report.json; rc=$?
+	[ $rc -le 2 ] || return 1
+	python3 -c '
+import json, sys
+for f in json.load(open("report.json"))["findings"]:
+    print(f["id"], f["severity"], f["title"])
+'
+}
+
+test_expect_success 'veth with one RX channel and RPS off: snapshot matches live' '
+	nd_netns_add "$NS" &&
+	ip -n "$NS" link add nda numrxqueues 4 numtxqueues 4 type veth \
+		peer ndb numrxqueues 4 numtxqueues 4 &&
+	ip -n "$NS" link set nda up && ip -n "$NS" link set ndb up &&
+	ip netns exec "$NS" ethtool -L nda rx 1 &&
+	ip netns exec "$NS" "$ND" collect nda -o "$TRASH/snap" >/dev/null &&
+	test -f "$TRASH/snap/ethtool/nda.json" &&
+	findings_of ip netns exec "$NS" "$ND" diagnose nda >live &&
+	findings_of "$ND" diagnose nda --sysroot "$TRASH/snap" >offline &&
+	grep -q "^queues.single warning" live &&
+	test_cmp live offline
+'
+
+test_expect_success 'the host default-route interface (a real PCI device): snapshot matches live' '
+	ifname=$(ip route show default | sed -n "s/.* dev \([^ ]*\).*/\1/p" | head -n 1) &&
+	test -n "$ifname" &&
+	"$ND" collect "$ifname" -o "$TRASH/host" >/dev/null &&
+	findings_of "$ND" diagnose "$ifname" >live &&
+	findings_of "$ND" diagnose "$ifname" --sysroot "$TRASH/host" >offline &&
+	test_cmp live offline
+'
+
+test_expect_success 'a snapshot without ethtool/IF.json: netlink facts unknown, named' '
+	rm -r "$TRASH/snap/ethtool" &&
+	"$ND" diagnose nda --sysroot "$TRASH/snap" --json --only queues.single >report.json;
+	test $? -le 2 &&
+	grep -q "not in snapshot" report.json
+'
+
+test_done
