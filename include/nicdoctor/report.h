@@ -37,17 +37,25 @@ struct nd_report {
 	unsigned n_findings;
 	struct nd_ceiling ceilings[ND_MAX_CEILINGS];	/* lowest first */
 	unsigned n_ceilings;
-	cJSON *throughput;			/* experiments' numbers, or NULL */
+	cJSON *throughput;			/* experiments' numbers, or NULL; owned */
 	bool redact;
 	bool color;				/* text on a terminal, NO_COLOR unset */
+	char bad_id[64];			/* nd_report_build's -EINVAL: the unknown ID */
 };
 
 /* Run every registered check (honouring skip/only lists, comma-separated,
  * NULL for none) and collect the ceilings.  -EINVAL names an unknown ID in
- * *ret_bad_id.  Findings are owned by the report. */
+ * *ret_bad_id (pointing at report->bad_id).  Findings are owned by the
+ * report, which is zeroed first: set redact, color, throughput after. */
 int nd_report_build(struct nd_report *report, const struct nd_facts *facts,
 		    const char *skip, const char *only, const char **ret_bad_id);
 void nd_report_free(struct nd_report *report);
+
+/* Add a ceiling (experiments add measured ones: "window", "cpu"): one per
+ * source, the lowest kept, the array sorted lowest first.  mbps < 0 or an
+ * empty source is ignored. */
+void nd_report_add_ceiling(struct nd_report *report, const char *source, double mbps,
+			   const char *detail);
 
 /* Worst severity among findings -> exit code (0, 1, 2). */
 int nd_report_exit_code(const struct nd_report *report);

@@ -35,9 +35,11 @@ test_expect_success 'the host default-route interface (a real PCI device): snaps
 	ifname=$(ip route show default | sed -n "s/.* dev \([^ ]*\).*/\1/p" | head -n 1) &&
 	test -n "$ifname" &&
 	"$ND" collect "$ifname" -o "$TRASH/host" >/dev/null &&
-	findings_of "$ND" diagnose "$ifname" >live &&
 	findings_of "$ND" diagnose "$ifname" --sysroot "$TRASH/host" >offline &&
-	test_cmp live offline
+	findings_of "$ND" diagnose "$ifname" >live &&
+	# Interrupt counts keep moving on a live host: titles may quote them.
+	cut -d" " -f1-2 live >live.sev && cut -d" " -f1-2 offline >offline.sev &&
+	test_cmp live.sev offline.sev
 '
 
 test_expect_success 'a snapshot without ethtool/IF.json: netlink facts unknown, named' '
