@@ -1,0 +1,218 @@
+/*
+ * markdown.c - the report for pasting into a ticket (GitHub-flavoured
+ * markdown): a title, one summary table of every check, the ceilings, then
+ * a section per warning or critical finding with its evidence, ceiling and
+ * fix commands in a ```sh block.  A healthy report stays short: title,
+ * result line and the two tables.  Rendered from the (redacted) JSON
+ * document, like every format.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/report.h"
+#include "render.h"
+
+#define CELL_MAX 72		/* a summary-table evidence cell, in bytes */
+
+/* Text inside a table cell: '|' escaped, line breaks flattened. */
+static void put_cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n' || *s == '\r' || *s == '\t')
+			fputc(' ', out);
+		else if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+			fputc(*s, out);
+	}
+}
+
+/* A value as inline code, so "rx_dropped" or "*" are not read as markup;
+ * plain when it holds a backtick itself. */
+static void put_code(FILE *out, const char *s, bool in_table)
+{
+	bool backtick = strchr(s, '`') != NULL;
+
+	if (!backtick)
+		fputc('`', out);
+	if (in_table)
+		put_cell(out, s);
+	else
+		for (; *s; s++)
+			fputc(*s == '\n' ? ' ' : *s, out);
+	if (!backtick)
+		fputc('`', out);
+}
+
+/* "key=value, key=value", cut at CELL_MAX with "..."; the title when
+ * there is no evidence.  size must exceed CELL_MAX. */
+static void short_evidence(const cJSON *f, char *buf, size_t size)
+{
+	const cJSON *item;
+	size_t used = 0;
+	char value[256];
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(item, cJSON_GetObjectItem(f, "evidence")) {
+		int n = snprintf(buf + used, size - used, "%s%s=%s", used ? ", " : "",
+				 item->string ? item->string : "?",
+				 nd_json_text(item, value, sizeof(value)));
+
+		if (n < 0 || (size_t)n >= size - used) {
+			used = size - 1;
+			break;
+		}
+		used += (size_t)n;
+	}
+	if (used > CELL_MAX)
+		strcpy(buf + CELL_MAX - 3, "...");
+	if (!used)
+		nd_strlcpy(buf, nd_json_str(f, "title", ""), size);
+}
+
+static const char *result_of(const cJSON *f)
+{
+	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "skipped")))
+		return "skipped";
+	return nd_json_str(f, "severity", "skipped");
+}
+
+static void title(FILE *out, const cJSON *doc)
+{
+	const cJSON *iface = cJSON_GetObjectItem(doc, "interface");
+	const cJSON *host = cJSON_GetObjectItem(doc, "host");
+	const cJSON *sum = cJSON_GetObjectItem(doc, "summary");
+	const char *pci = nd_json_str(iface, "pci_address", NULL);
+	char num[32], counts[256];
+
+	fprintf(out, "# nicdoctor: %s on %s\n\n", nd_json_str(iface, "name", "?"),
+		nd_json_str(host, "name", "unknown host"));
+	fprintf(out, "**Result: %s** (%s)\n\n", nd_json_str(sum, "worst", "?"),
+		nd_counts_text(doc, counts, sizeof(counts))[0] ? counts : "no checks ran");
+	fprintf(out, "Driver %s, PCI %s, ", nd_json_str(iface, "driver", "unknown"),
+		pci ? pci : "none");
+	nd_json_text(cJSON_GetObjectItem(iface, "speed_mbps"), num, sizeof(num));
+	fprintf(out, "%s%s, ", num, strcmp(num, "unknown") ? " Mbit/s" : " speed");
+	nd_json_text(cJSON_GetObjectItem(iface, "mtu"), num, sizeof(num));
+	fprintf(out, "MTU %s, %s; kernel %s, ", num, nd_json_str(iface, "operstate", "state unknown"),
+		nd_json_str(host, "kernel", "unknown"));
+	nd_json_text(cJSON_GetObjectItem(host, "cpus_online"), num, sizeof(num));
+	fprintf(out, "%s CPUs online; nicdoctor %s%s\n\n", num,
+		nd_json_str(cJSON_GetObjectItem(doc, "tool"), "version", "?"),
+		cJSON_IsTrue(cJSON_GetObjectItem(host, "sysroot")) ? ", from a snapshot" : "");
+}
+
+static void summary_table(FILE *out, const cJSON *doc)
+{
+	const cJSON *f;
+	char cell[CELL_MAX + 64];
+
+	fputs("| check | result | evidence |\n|---|---|---|\n", out);
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+		const char *result = result_of(f);
+		int sev = nd_severity_from_name(result);
+
+		fputs("| ", out);
+		put_code(out, nd_json_str(f, "id", "?"), true);
+		fprintf(out, sev >= ND_SEV_WARNING ? " | **%s** | " : " | %s | ", result);
+		if (strcmp(result, "skipped") == 0)
+			cell[0] = '\0';
+		else
+			short_evidence(f, cell, sizeof(cell));
+		put_cell(out, cell);
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+}
+
+static void ceilings_table(FILE *out, const cJSON *doc)
+{
+	const cJSON *arr = cJSON_GetObjectItem(doc, "ceilings"), *c;
+	char num[32];
+
+	if (cJSON_GetArraySize(arr) == 0)
+		return;
+	fputs("Ceilings, lowest first:\n\n| source | Mbit/s | detail |\n|---|---:|---|\n", out);
+	cJSON_ArrayForEach(c, arr) {
+		const cJSON *mbps = cJSON_GetObjectItem(c, "mbps");
+
+		fputs("| ", out);
+		put_cell(out, nd_json_str(c, "source", "?"));
+		fprintf(out, " | %s | ",
+			cJSON_IsNumber(mbps) ? nd_mbps_text(mbps->valuedouble, num, sizeof(num)) : "?");
+		put_cell(out, nd_json_str(c, "detail", ""));
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+}
+
+static void fix_block(FILE *out, const cJSON *fix)
+{
+	const cJSON *cmd;
+
+	fputs("Fix (", out);
+	put_code(out, nd_json_str(fix, "id", "?"), false);
+	fputs("):\n\n```sh\n", out);
+	cJSON_ArrayForEach(cmd, cJSON_GetObjectItem(fix, "commands")) {
+		if (cJSON_IsString(cmd))
+			fprintf(out, "%s\n", cmd->valuestring);
+	}
+	fputs("```\n\n", out);
+}
+
+static void section(FILE *out, const cJSON *f)
+{
+	const cJSON *ceiling = cJSON_GetObjectItem(f, "ceiling_mbps");
+	const cJSON *fix = cJSON_GetObjectItem(f, "fix"), *item;
+	const char *verdict = nd_json_str(f, "verdict", "untested");
+	char value[1024];
+
+	fputs("## ", out);
+	put_code(out, nd_json_str(f, "id", "?"), false);
+	fprintf(out, ": %s\n\n%s\n\n", result_of(f), nd_json_str(f, "title", ""));
+	cJSON_ArrayForEach(item, cJSON_GetObjectItem(f, "evidence")) {
+		fputs("- ", out);
+		put_code(out, item->string ? item->string : "?", false);
+		fputs(": ", out);
+		put_code(out, nd_json_text(item, value, sizeof(value)), false);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+	if (cJSON_IsNumber(ceiling))
+		fprintf(out, "Ceiling: **%s Mbit/s** (%s)\n\n",
+			nd_mbps_text(ceiling->valuedouble, value, sizeof(value)),
+			nd_json_str(f, "ceiling_source", "?"));
+	if (strcmp(verdict, "untested") != 0)
+		fprintf(out, "Verdict: **%s**\n\n", verdict);
+	if (cJSON_IsObject(fix))
+		fix_block(out, fix);
+}
+
+static void unreadable(FILE *out, const cJSON *doc)
+{
+	char groups[2048];
+
+	if (nd_unreadable_text(doc, groups, sizeof(groups))[0])
+		fprintf(out, "Not readable: %s\n\n", groups);
+}
+
+int nd_render_markdown(const struct nd_report *report, FILE *out)
+{
+	cJSON *doc = nd_report_document(report);
+	const cJSON *f;
+
+	if (!doc)
+		return -ENOMEM;
+	title(out, doc);
+	summary_table(out, doc);
+	ceilings_table(out, doc);
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+		if (nd_severity_from_name(result_of(f)) >= ND_SEV_WARNING)
+			section(out, f);
+	}
+	unreadable(out, doc);
+	cJSON_Delete(doc);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,131 @@
+/*
+ * render.c - format dispatch and the helpers every renderer shares.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/report.h"
+#include "render.h"
+
+int nd_report_render(const struct nd_report *report, enum nd_format format, FILE *out)
+{
+	switch (format) {
+	case ND_FORMAT_TEXT:
+		return nd_render_text(report, out);
+	case ND_FORMAT_MARKDOWN:
+		return nd_render_markdown(report, out);
+	case ND_FORMAT_JSON:
+		return nd_render_json(report, out);
+	case ND_FORMAT_PROMETHEUS:
+		return nd_render_prometheus(report, out);
+	}
+	return -EINVAL;
+}
+
+char *nd_json_text(const cJSON *item, char *buf, size_t size)
+{
+	char *printed;
+
+	if (!item || cJSON_IsNull(item)) {
+		nd_strlcpy(buf, "unknown", size);
+	} else if (cJSON_IsString(item)) {
+		nd_strlcpy(buf, item->valuestring, size);
+	} else if (cJSON_IsBool(item)) {
+		nd_strlcpy(buf, cJSON_IsTrue(item) ? "yes" : "no", size);
+	} else if (cJSON_IsNumber(item)) {
+		double v = item->valuedouble;
+
+		if (v == floor(v) && fabs(v) < 1e15)
+			snprintf(buf, size, "%.0f", v);
+		else
+			snprintf(buf, size, "%.4g", v);
+	} else {
+		printed = cJSON_PrintUnformatted(item);
+		nd_strlcpy(buf, printed ? printed : "?", size);
+		free(printed);
+	}
+	return buf;
+}
+
+char *nd_mbps_text(double mbps, char *buf, size_t size)
+{
+	snprintf(buf, size, mbps >= 100 ? "%.0f" : "%.1f", mbps);
+	return buf;
+}
+
+const char *nd_json_str(const cJSON *obj, const char *key, const char *fallback)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(item) && item->valuestring ? item->valuestring : fallback;
+}
+
+int nd_severity_from_name(const char *name)
+{
+	for (int sev = ND_SEV_OK; name && sev <= ND_SEV_CRITICAL; sev++) {
+		if (strcmp(name, nd_severity_name(sev)) == 0)
+			return sev;
+	}
+	return -1;
+}
+
+/* "a, b (reason); c (other reason)": groups sharing a reason are named
+ * together, so a run without root does not list "no permission" ten times. */
+char *nd_unreadable_text(const cJSON *doc, char *buf, size_t size)
+{
+	const cJSON *u = cJSON_GetObjectItem(doc, "unreadable"), *item, *other;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(item, u) {
+		const char *reason = cJSON_IsString(item) ? item->valuestring : "?";
+		bool seen = false, first = true;
+		int n;
+
+		for (other = u->child; other != item; other = other->next)
+			seen |= cJSON_IsString(other) && strcmp(other->valuestring, reason) == 0;
+		if (seen)
+			continue;	/* printed with an earlier group */
+		for (other = item; other; other = other->next) {
+			if (!cJSON_IsString(other) || strcmp(other->valuestring, reason) != 0)
+				continue;
+			n = snprintf(buf + used, size - used, "%s%s",
+				     first ? (used ? "; " : "") : ", ",
+				     other->string ? other->string : "?");
+			if (n > 0 && (size_t)n < size - used)
+				used += (size_t)n;
+			first = false;
+		}
+		n = snprintf(buf + used, size - used, " (%s)", reason);
+		if (n > 0 && (size_t)n < size - used)
+			used += (size_t)n;
+	}
+	return buf;
+}
+
+char *nd_counts_text(const cJSON *doc, char *buf, size_t size)
+{
+	static const char *const order[] = { "critical", "warning", "unknown", "info", "ok",
+					     "skipped" };
+	const cJSON *counts = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "summary"), "counts");
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const cJSON *n = cJSON_GetObjectItem(counts, order[i]);
+		int len;
+
+		if (!cJSON_IsNumber(n) || n->valueint == 0)
+			continue;
+		len = snprintf(buf + used, size - used, "%s%d %s", used ? ", " : "",
+			       n->valueint, order[i]);
+		if (len > 0 && (size_t)len < size - used)
+			used += (size_t)len;
+	}
+	return buf;
+}

@@ -1,0 +1,44 @@
+/*
+ * render.h - private to src/report/: the document every renderer walks and
+ * the small formatting helpers they share.
+ *
+ * Text, markdown and prometheus render from the same JSON document that
+ * --json prints, after redaction, so the formats never drift apart and a
+ * redacted report is redacted in every format.
+ */
+#ifndef NICDOCTOR_REPORT_RENDER_H
+#define NICDOCTOR_REPORT_RENDER_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "nicdoctor/report.h"
+
+/* nd_report_to_json, redacted when report->redact.  NULL on ENOMEM. */
+cJSON *nd_report_document(const struct nd_report *report);
+
+/* A JSON value as a person reads it: strings unquoted, integers without a
+ * fraction, null as "unknown", objects and arrays compact.  Returns buf. */
+char *nd_json_text(const cJSON *item, char *buf, size_t size);
+
+/* Mbit/s as text: no decimals from 100 up, one below. */
+char *nd_mbps_text(double mbps, char *buf, size_t size);
+
+/* Item's string, or fallback when absent or not a string. */
+const char *nd_json_str(const cJSON *obj, const char *key, const char *fallback);
+
+/* Severity name -> enum; -1 when not a severity (skipped: null). */
+int nd_severity_from_name(const char *name);
+
+/* The document's "unreadable" groups as "a, b (reason); c (other)";
+ * "" when everything was read.  Returns buf. */
+char *nd_unreadable_text(const cJSON *doc, char *buf, size_t size);
+
+/* The result counts in report order, "1 critical, 2 ok" (zeros left out);
+ * "" when no check ran.  Returns buf. */
+char *nd_counts_text(const cJSON *doc, char *buf, size_t size);
+
+int nd_render_prometheus(const struct nd_report *report, FILE *out);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * text.c - the default, human report: fits 80 columns, one line per check,
+ * the details only under what needs attention.  Rendered from the (redacted)
+ * JSON document so it never says something the JSON does not.  Colour only
+ * when report->color (the caller decides: a terminal and NO_COLOR unset).
+ *
+ *   eth0: ixgbe, PCI 0000:09:00.0, 10000 Mbit/s, MTU 1500, up
+ *   host host-1, kernel 6.1.0-13-amd64, 8 CPUs online
+ *
+ *   Ceilings, lowest first:
+ *        3662 Mbit/s  pcie     PCIe link at 5 GT/s x1 of 8 GT/s x4
+ *        9415 Mbit/s  wire     TCP/IPv4 goodput of a 10000 Mbit/s link ...
+ *
+ *   [CRIT] pcie.link_downgraded  PCIe link at 5 GT/s x1 of 8 GT/s x4
+ *          sta_width: 1
+ *          ceiling: 3662 Mbit/s (pcie)
+ *          fix (pcie):
+ *            setpci -s 0000:09:00.0 ...
+ *   [ OK ] queues.single  8 RX queues
+ *   [ ?? ] irq.concentrated  cannot tell where interrupts go
+ *          missing: irqs
+ *   [skip] rps.off_single_queue  ...
+ *
+ *   Not readable: irqs (no permission)
+ *
+ *   Result: critical (1 critical, 1 unknown, 1 ok, 1 skipped)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nicdoctor/report.h"
+#include "render.h"
+
+#define WIDTH 80
+#define TAG_INDENT 7		/* under "[WARN] " */
+#define DETAIL_INDENT 9		/* under "key: " of an evidence line */
+#define CEILING_INDENT 27	/* "  " + 9 + " Mbit/s  " + 7 + "  " */
+
+struct text_out {
+	FILE *out;
+	bool color;
+};
+
+static const struct {
+	const char *tag, *color;
+} sev_style[] = {
+	[ND_SEV_OK] = { "[ OK ]", "\033[32m" },
+	[ND_SEV_INFO] = { "[INFO]", "\033[36m" },
+	[ND_SEV_UNKNOWN] = { "[ ?? ]", "\033[35m" },
+	[ND_SEV_WARNING] = { "[WARN]", "\033[1;33m" },
+	[ND_SEV_CRITICAL] = { "[CRIT]", "\033[1;31m" },
+};
+
+static const char skip_tag[] = "[skip]", skip_color[] = "\033[2m", reset[] = "\033[0m";
+
+/* Write n bytes with control characters shown as '?': a value from a
+ * snapshot must not be able to move the cursor or change colours. */
+static void put_clean(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
+	}
+}
+
+static void newline_indent(FILE *out, size_t indent, const char *cont)
+{
+	fputs(cont, out);
+	fprintf(out, "\n%*s", (int)indent, "");
+}
+
+/*
+ * Print text from column col, breaking at spaces before WIDTH; continuation
+ * lines start at column indent.  A word too long for a line is split.
+ * cont is printed before each break (" \\" keeps a shell command whole).
+ */
+static void wrap(FILE *out, size_t col, size_t indent, const char *text, const char *cont)
+{
+	size_t reserve = strlen(cont);
+	bool fresh = true;
+	const char *p = text;
+
+	if (col + reserve >= WIDTH) {
+		newline_indent(out, indent, cont);
+		col = indent;
+	}
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, " \t\n");
+		if (!*p)
+			break;
+		len = strcspn(p, " \t\n");
+		/* a word that fits a fresh line is not split at the prefix */
+		if (fresh && col > indent && col + len + reserve > WIDTH &&
+		    indent + len + reserve <= WIDTH) {
+			newline_indent(out, indent, "");
+			col = indent;
+		}
+		if (!fresh && col + 1 + len + reserve > WIDTH) {
+			newline_indent(out, indent, cont);
+			col = indent;
+			fresh = true;
+		}
+		if (!fresh) {
+			fputc(' ', out);
+			col++;
+		}
+		while (col + len + reserve > WIDTH) {
+			size_t chunk = WIDTH - reserve - col;
+
+			put_clean(out, p, chunk);
+			/* inside a word a break needs no space before the backslash */
+			newline_indent(out, indent, reserve ? "\\" : "");
+			p += chunk;
+			len -= chunk;
+			col = indent;
+		}
+		put_clean(out, p, len);
+		col += len;
+		p += len;
+		fresh = false;
+	}
+	fputc('\n', out);
+}
+
+static size_t put_tag(const struct text_out *t, const char *tag, const char *color)
+{
+	if (t->color)
+		fprintf(t->out, "%s%s%s ", color, tag, reset);
+	else
+		fprintf(t->out, "%s ", tag);
+	return strlen(tag) + 1;
+}
+
+static void header(const struct text_out *t, const cJSON *doc)
+{
+	const cJSON *iface = cJSON_GetObjectItem(doc, "interface");
+	const cJSON *host = cJSON_GetObjectItem(doc, "host");
+	const cJSON *speed = cJSON_GetObjectItem(iface, "speed_mbps");
+	const cJSON *mtu = cJSON_GetObjectItem(iface, "mtu");
+	const cJSON *cpus = cJSON_GetObjectItem(host, "cpus_online");
+	const char *pci = nd_json_str(iface, "pci_address", NULL);
+	char line[512], speed_text[32], mtu_text[32], num[32];
+
+	snprintf(line, sizeof(line), "%s: %s, %s%s, %s%s, MTU %s, %s",
+		 nd_json_str(iface, "name", "?"), nd_json_str(iface, "driver", "driver unknown"),
+		 pci ? "PCI " : "", pci ? pci : "no PCI address",
+		 cJSON_IsNumber(speed) ? nd_json_text(speed, speed_text, sizeof(speed_text))
+				       : "speed unknown",
+		 cJSON_IsNumber(speed) ? " Mbit/s" : "",
+		 nd_json_text(mtu, mtu_text, sizeof(mtu_text)),
+		 nd_json_str(iface, "operstate", "state unknown"));
+	if (t->color)
+		fputs("\033[1m", t->out);
+	wrap(t->out, 0, 4, line, "");
+	if (t->color)
+		fputs(reset, t->out);
+	snprintf(line, sizeof(line), "host %s, kernel %s, %s CPUs online%s",
+		 nd_json_str(host, "name", "unknown"), nd_json_str(host, "kernel", "unknown"),
+		 nd_json_text(cpus, num, sizeof(num)),
+		 cJSON_IsTrue(cJSON_GetObjectItem(host, "sysroot")) ? " (from a snapshot)" : "");
+	wrap(t->out, 0, 4, line, "");
+}
+
+static void ceilings(const struct text_out *t, const cJSON *doc)
+{
+	const cJSON *arr = cJSON_GetObjectItem(doc, "ceilings"), *c;
+	char num[32];
+
+	if (cJSON_GetArraySize(arr) == 0)
+		return;
+	fputs("\nCeilings, lowest first:\n", t->out);
+	cJSON_ArrayForEach(c, arr) {
+		const cJSON *mbps = cJSON_GetObjectItem(c, "mbps");
+		char source[8];
+
+		snprintf(source, sizeof(source), "%s", nd_json_str(c, "source", "?"));
+		fprintf(t->out, "  %7s Mbit/s  %-7s  ",
+			cJSON_IsNumber(mbps) ? nd_mbps_text(mbps->valuedouble, num, sizeof(num)) : "?",
+			source);
+		wrap(t->out, CEILING_INDENT, CEILING_INDENT, nd_json_str(c, "detail", ""), "");
+	}
+}
+
+/* "key: value" lines of an evidence object, wrapped under the value. */
+static void evidence(const struct text_out *t, const cJSON *ev)
+{
+	const cJSON *item;
+	char value[1024], key[64];
+
+	cJSON_ArrayForEach(item, ev) {
+		size_t col;
+
+		snprintf(key, sizeof(key), "%s", item->string ? item->string : "?");
+		fprintf(t->out, "%*s", TAG_INDENT, "");
+		put_clean(t->out, key, strlen(key));
+		fputs(": ", t->out);
+		col = TAG_INDENT + strlen(key) + 2;
+		wrap(t->out, col, DETAIL_INDENT, nd_json_text(item, value, sizeof(value)), "");
+	}
+}
+
+static void finding_details(const struct text_out *t, const cJSON *f)
+{
+	const cJSON *ceiling = cJSON_GetObjectItem(f, "ceiling_mbps");
+	const cJSON *fix = cJSON_GetObjectItem(f, "fix");
+	const char *verdict = nd_json_str(f, "verdict", "untested");
+	char line[256], num[32];
+
+	evidence(t, cJSON_GetObjectItem(f, "evidence"));
+	if (cJSON_IsNumber(ceiling)) {
+		snprintf(line, sizeof(line), "ceiling: %s Mbit/s (%s)",
+			 nd_mbps_text(ceiling->valuedouble, num, sizeof(num)),
+			 nd_json_str(f, "ceiling_source", "?"));
+		fprintf(t->out, "%*s", TAG_INDENT, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+	}
+	if (strcmp(verdict, "untested") != 0)
+		fprintf(t->out, "%*sverdict: %s\n", TAG_INDENT, "", verdict);
+	if (cJSON_IsObject(fix)) {
+		const cJSON *cmd;
+
+		snprintf(line, sizeof(line), "fix (%s):", nd_json_str(fix, "id", "?"));
+		fprintf(t->out, "%*s", TAG_INDENT, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+		cJSON_ArrayForEach(cmd, cJSON_GetObjectItem(fix, "commands")) {
+			if (!cJSON_IsString(cmd))
+				continue;
+			fprintf(t->out, "%*s", DETAIL_INDENT, "");
+			wrap(t->out, DETAIL_INDENT, DETAIL_INDENT + 2, cmd->valuestring, " \\");
+		}
+	}
+}
+
+static void finding(const struct text_out *t, const cJSON *f)
+{
+	const char *id = nd_json_str(f, "id", "?");
+	bool skipped = cJSON_IsTrue(cJSON_GetObjectItem(f, "skipped"));
+	int sev = nd_severity_from_name(nd_json_str(f, "severity", NULL));
+	size_t col;
+
+	if (skipped || sev < 0)
+		col = put_tag(t, skip_tag, skip_color);
+	else
+		col = put_tag(t, sev_style[sev].tag, sev_style[sev].color);
+	put_clean(t->out, id, strlen(id));
+	fputs("  ", t->out);
+	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""), "");
+	if (skipped || sev < 0)
+		return;
+	if (sev == ND_SEV_UNKNOWN)
+		evidence(t, cJSON_GetObjectItem(f, "evidence"));
+	else if (sev >= ND_SEV_WARNING)
+		finding_details(t, f);
+}
+
+static void throughput(const struct text_out *t, const cJSON *doc)
+{
+	const cJSON *tp = cJSON_GetObjectItem(doc, "throughput");
+
+	if (!cJSON_IsObject(tp))
+		return;
+	fputs("\nThroughput:\n", t->out);
+	evidence(t, tp);
+}
+
+static void unreadable(const struct text_out *t, const cJSON *doc)
+{
+	char groups[2048], line[2100];
+
+	if (!nd_unreadable_text(doc, groups, sizeof(groups))[0])
+		return;
+	snprintf(line, sizeof(line), "Not readable: %s", groups);
+	fputc('\n', t->out);
+	wrap(t->out, 0, 4, line, "");
+}
+
+static void summary(const struct text_out *t, const cJSON *doc)
+{
+	char counts[256], line[300];
+
+	snprintf(line, sizeof(line), "Result: %s (%s)",
+		 nd_json_str(cJSON_GetObjectItem(doc, "summary"), "worst", "?"),
+		 nd_counts_text(doc, counts, sizeof(counts))[0] ? counts : "no checks ran");
+	fputc('\n', t->out);
+	if (t->color)
+		fputs("\033[1m", t->out);
+	wrap(t->out, 0, 4, line, "");
+	if (t->color)
+		fputs(reset, t->out);
+}
+
+int nd_render_text(const struct nd_report *report, FILE *out)
+{
+	struct text_out t = { .out = out, .color = report->color };
+	cJSON *doc = nd_report_document(report);
+	const cJSON *f;
+
+	if (!doc)
+		return -ENOMEM;
+	header(&t, doc);
+	ceilings(&t, doc);
+	fputc('\n', out);
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings"))
+		finding(&t, f);
+	throughput(&t, doc);
+	unreadable(&t, doc);
+	summary(&t, doc);
+	cJSON_Delete(doc);
+	return ferror(out) ? -EIO : 0;
+}
