@@ -1,0 +1,311 @@
+/*
+ * collect_copy.c - the file half of `nicdoctor collect`: copy the live
+ * /sys and /proc files the probe sources read into a snapshot directory,
+ * recreating each symlink met on the way with its own (relative) target,
+ * so that `--sysroot DIR` resolves the same paths to the same bytes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/snapshot.h"
+#include "nicdoctor/sysroot.h"
+#include "sysfs_util.h"
+
+#define COPY_MAX_LINKS 40
+
+/* Files libpci's sysfs backend and our PCI fallback read per function. */
+static const char *const pci_files[] = {
+	"config", "vendor", "device", "class", "subsystem_vendor", "subsystem_device",
+	"revision", "irq", "resource", "numa_node", "local_cpulist", "current_link_speed",
+	"current_link_width", "max_link_speed", "max_link_width", "driver", "msi_irqs",
+};
+
+static int make_dir(const char *dest, const char *path)
+{
+	char full[PATH_MAX * 2];
+
+	snprintf(full, sizeof(full), "%s%s", dest, path);
+	if (mkdir(full, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int write_file(const char *dest, const char *path, const char *data, size_t len)
+{
+	char full[PATH_MAX * 2];
+	int fd;
+
+	snprintf(full, sizeof(full), "%s%s", dest, path);
+	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int r = -errno;
+
+			close(fd);
+			return r;
+		}
+		done += (size_t)n;
+	}
+	return close(fd) < 0 ? -errno : 0;
+}
+
+/* Copy one live regular file; unreadable ones are skipped, not fatal. */
+static int copy_file(const char *dest, const char *path)
+{
+	char *text;
+	size_t len;
+	int r = nd_sysroot_read_alloc(path, &text, &len);
+
+	if (r < 0)
+		return 0;
+	r = write_file(dest, path, text, len);
+	free(text);
+	return r;
+}
+
+static int make_link(const char *dest, const char *path, const char *target)
+{
+	char full[PATH_MAX * 2];
+
+	snprintf(full, sizeof(full), "%s%s", dest, path);
+	if (symlink(target, full) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Take the next component of *rest into comp; false at the end. */
+static bool next_component(const char **rest, char *comp, size_t size)
+{
+	const char *p = *rest;
+	size_t len;
+
+	while (*p == '/')
+		p++;
+	if (!*p)
+		return false;
+	len = strcspn(p, "/");
+	if (len >= size)
+		return false;
+	memcpy(comp, p, len);
+	comp[len] = '\0';
+	*rest = p + len;
+	return true;
+}
+
+/*
+ * Recreate path below dest: directories on the way, each symlink with its
+ * target text (then followed), and the file at the end.  Mirrors
+ * nd_probe_resolve so that the snapshot resolves exactly as /sys does.
+ */
+static int replicate(const char *dest, const char *path)
+{
+	char done[PATH_MAX] = "", pending[PATH_MAX], comp[NAME_MAX + 1];
+	char target[PATH_MAX], joined[2 * PATH_MAX];
+	const char *rest;
+	int links = 0, r = 0;
+
+	nd_strlcpy(pending, path, sizeof(pending));
+	rest = pending;
+	while (r == 0 && next_component(&rest, comp, sizeof(comp))) {
+		struct stat st;
+		ssize_t n;
+
+		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
+			if (comp[1] == '.' && strrchr(done, '/'))
+				*strrchr(done, '/') = '\0';
+			continue;
+		}
+		if (strlen(done) + strlen(comp) + 2 >= sizeof(done))
+			return -ENAMETOOLONG;
+		strcat(done, "/");
+		strcat(done, comp);
+		if (lstat(done, &st) < 0)
+			return 0;	/* gone or never there: nothing to copy */
+		if (S_ISDIR(st.st_mode)) {
+			r = make_dir(dest, done);
+		} else if (S_ISREG(st.st_mode)) {
+			return *rest ? 0 : copy_file(dest, done);
+		} else if (S_ISLNK(st.st_mode)) {
+			n = readlink(done, target, sizeof(target) - 1);
+			if (n < 0 || ++links > COPY_MAX_LINKS)
+				return 0;
+			target[n] = '\0';
+			r = make_link(dest, done, target);
+			if (target[0] == '/')
+				done[0] = '\0';
+			else
+				*strrchr(done, '/') = '\0';
+			snprintf(joined, sizeof(joined), "%s/%s", target, rest);
+			nd_strlcpy(pending, joined, sizeof(pending));
+			rest = pending;
+		} else {
+			return 0;
+		}
+	}
+	return r;
+}
+
+/* A listed directory: its subdirectories and links; files only in msi_irqs/. */
+static int replicate_listing(const char *dest, const char *dir)
+{
+	bool copy_files = strstr(dir, "/msi_irqs") != NULL;
+	struct dirent *ent;
+	DIR *d;
+	int r = replicate(dest, dir);
+
+	if (r < 0 || !strcmp(dir, "/proc"))
+		return r;	/* /proc: only the comm files the probe read */
+	d = nd_sysroot_opendir(dir);
+	if (!d)
+		return 0;
+	while (r == 0 && (ent = readdir(d)) != NULL) {
+		char child[PATH_MAX];
+
+		if (ent->d_name[0] == '.')
+			continue;
+		snprintf(child, sizeof(child), "%s/%s", dir, ent->d_name);
+		if (ent->d_type == DT_DIR || ent->d_type == DT_LNK || copy_files)
+			r = replicate(dest, child);
+	}
+	closedir(d);
+	return r;
+}
+
+/* /proc/PID/comm: keep init's (marks that processes were looked at) and irqbalance's. */
+static bool proc_comm_wanted(const char *path)
+{
+	char comm[32];
+
+	if (!strcmp(path, "/proc/1/comm"))
+		return true;
+	return nd_sysroot_read_line(path, comm, sizeof(comm)) == 0 && !strcmp(comm, "irqbalance");
+}
+
+static int copy_recorded(const char *dest)
+{
+	const char *path;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && (path = nd_sysroot_recorded(i)) != NULL; i++) {
+		struct stat st;
+
+		if (!strncmp(path, "/proc/", 6) && strstr(path, "/comm") && !proc_comm_wanted(path))
+			continue;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			r = replicate_listing(dest, path);
+		else
+			r = replicate(dest, path);
+	}
+	return r;
+}
+
+static int copy_pci_function(const char *dest, const struct nd_pcie_link *link)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	int r;
+
+	if (!link->address[0])
+		return 0;
+	snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s", link->address);
+	r = replicate(dest, dir);
+	for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(pci_files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, pci_files[i]);
+		r = !strcmp(pci_files[i], "msi_irqs") ? replicate_listing(dest, path) : replicate(dest, path);
+	}
+	return r;
+}
+
+static int copy_pci(const char *dest, const struct nd_pci *pci)
+{
+	int r = copy_pci_function(dest, &pci->dev);
+
+	for (unsigned i = 0; r == 0 && i < pci->n_upstream && i < ND_MAX_PCI_CHAIN; i++)
+		r = copy_pci_function(dest, &pci->upstream[i]);
+	for (unsigned i = 0; r == 0 && i < pci->n_siblings && i < ND_MAX_SIBLINGS; i++)
+		r = copy_pci_function(dest, &pci->siblings[i]);
+	return r;
+}
+
+/* What the sources read, in case recording was off: the fixed paths. */
+static int copy_fixed(const char *ifname, const char *dest, const struct nd_facts *facts)
+{
+	static const char *const fixed[] = {
+		"/proc/interrupts", "/proc/net/softnet_stat", "/proc/1/comm",
+		"/proc/sys/net/core/rmem_max", "/proc/sys/net/core/wmem_max",
+		"/proc/sys/net/core/netdev_max_backlog", "/proc/sys/net/core/netdev_budget",
+		"/proc/sys/net/core/rps_sock_flow_entries", "/proc/sys/net/core/default_qdisc",
+		"/proc/sys/net/ipv4/tcp_rmem", "/proc/sys/net/ipv4/tcp_wmem",
+		"/proc/sys/net/ipv4/tcp_congestion_control", "/sys/devices/system/cpu/online",
+	};
+	char path[PATH_MAX];
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(fixed); i++)
+		r = replicate(dest, fixed[i]);
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
+	if (r == 0)
+		r = replicate(dest, path);
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
+	if (r == 0)
+		r = replicate_listing(dest, path);
+	for (unsigned i = 0; r == 0 && i < facts->irqs.count && i < ND_MAX_IRQS; i++) {
+		static const char *const files[] = {
+			"smp_affinity_list", "effective_affinity_list", "affinity_hint",
+		};
+
+		for (size_t f = 0; r == 0 && f < ND_ARRAY_SIZE(files); f++) {
+			snprintf(path, sizeof(path), "/proc/irq/%u/%s", facts->irqs.irq[i].irq, files[f]);
+			r = replicate(dest, path);
+		}
+	}
+	return r;
+}
+
+static int write_tools(const char *dest, const struct nd_facts *facts)
+{
+	char line[64];
+	int r;
+
+	if (!facts->tools.iperf3.known)
+		return 0;
+	r = make_dir(dest, "/tools");
+	if (r < 0)
+		return r;
+	snprintf(line, sizeof(line), "iperf %s\n", facts->tools.iperf3_version);
+	return write_file(dest, "/tools/iperf3-version", line, strlen(line));
+}
+
+int nd_snapshot_copy_sysfs(const char *ifname, const char *dest_dir, const struct nd_facts *facts)
+{
+	char dest[PATH_MAX];
+	int r;
+
+	if (!nd_sysroot_is_live())
+		return -EINVAL;		/* a snapshot is taken of the live system only */
+	if (!realpath(dest_dir, dest))
+		return -errno;
+	if (!strcmp(dest, "/"))
+		return -EINVAL;
+	r = copy_recorded(dest);
+	if (r == 0)
+		r = copy_fixed(ifname, dest, facts);
+	if (r == 0)
+		r = copy_pci(dest, &facts->pci);
+	if (r == 0)
+		r = write_tools(dest, facts);
+	return r;
+}

@@ -1,0 +1,74 @@
+/*
+ * cpus.c - the "cpus" probe source: online CPUs, each CPU's cpufreq
+ * governor, and the CPUs of each NUMA node.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nicdoctor/probe.h"
+#include "nicdoctor/sysroot.h"
+#include "sysfs_util.h"
+
+#define CPU_ONLINE_PATH "/sys/devices/system/cpu/online"
+#define MAX_NODES (sizeof(((struct nd_cpus *)0)->node_cpus) / sizeof(struct nd_cpuset))
+
+static void probe_governors(struct nd_cpus *cpus)
+{
+	cpus->governor_known = false;
+	for (unsigned cpu = 0; cpu < ND_MAX_CPUS; cpu++) {
+		char path[96];
+
+		cpus->governor[cpu][0] = '\0';
+		if (!nd_cpuset_has(&cpus->online, cpu))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_governor", cpu);
+		if (nd_sysroot_read_line(path, cpus->governor[cpu], sizeof(cpus->governor[cpu])) == 0)
+			cpus->governor_known = true;
+		else
+			cpus->governor[cpu][0] = '\0';
+	}
+}
+
+static void probe_nodes(struct nd_cpus *cpus)
+{
+	unsigned nodes[MAX_NODES];
+	int found = nd_probe_list_numbered("/sys/devices/system/node", "node", nodes, MAX_NODES);
+
+	cpus->n_nodes = 0;
+	for (int i = 0; i < found; i++) {
+		char path[96], text[4096];
+
+		if (nodes[i] >= MAX_NODES)
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/cpulist", nodes[i]);
+		if (nd_sysroot_read_line(path, text, sizeof(text)) < 0 ||
+		    nd_cpuset_parse_list(text, &cpus->node_cpus[nodes[i]]) < 0)
+			continue;
+		if (nodes[i] + 1 > cpus->n_nodes)
+			cpus->n_nodes = nodes[i] + 1;
+	}
+}
+
+void nd_probe_cpus(const char *ifname, struct nd_facts *facts)
+{
+	struct nd_cpus *cpus = &facts->cpus;
+	char text[4096];
+	int r;
+
+	(void)ifname;
+	memset(cpus, 0, sizeof(*cpus));
+	r = nd_sysroot_read_line(CPU_ONLINE_PATH, text, sizeof(text));
+	if (r < 0) {
+		nd_probe_read_reason(cpus->st.reason, sizeof(cpus->st.reason), CPU_ONLINE_PATH, r);
+		return;
+	}
+	if (nd_cpuset_parse_list(text, &cpus->online) < 0) {
+		nd_status_set_unknown(&cpus->st, "cannot parse '%s': '%s'", CPU_ONLINE_PATH, text);
+		return;
+	}
+	cpus->n_online = nd_cpuset_count(&cpus->online);
+	probe_governors(cpus);
+	probe_nodes(cpus);
+	nd_status_set_known(&cpus->st);
+}

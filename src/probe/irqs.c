@@ -1,0 +1,138 @@
+/*
+ * irqs.c - the "irqs" probe source: which IRQs belong to the interface,
+ * how often each fired on each CPU, where each may and does run, and
+ * whether irqbalance is running.
+ *
+ * IRQ numbers come from the PCI function's msi_irqs/ directory; without
+ * it (legacy INTx, a snapshot without it) from action names in
+ * /proc/interrupts that contain the interface name or PCI address.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicdoctor/parse.h"
+#include "nicdoctor/probe.h"
+#include "nicdoctor/sysroot.h"
+#include "sysfs_util.h"
+
+#define INTERRUPTS_PATH "/proc/interrupts"
+
+static bool read_cpu_list(const char *path, struct nd_cpuset *set)
+{
+	char text[4096];
+
+	return nd_sysroot_read_line(path, text, sizeof(text)) == 0 &&
+	       nd_cpuset_parse_list(text, set) == 0;
+}
+
+static bool read_cpu_mask(const char *path, struct nd_cpuset *set)
+{
+	char text[4096];
+
+	return nd_sysroot_read_line(path, text, sizeof(text)) == 0 &&
+	       nd_cpuset_parse_mask(text, set) == 0;
+}
+
+static void read_affinities(struct nd_irq *irq)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", irq->irq);
+	irq->affinity_known = read_cpu_list(path, &irq->affinity);
+	snprintf(path, sizeof(path), "/proc/irq/%u/effective_affinity_list", irq->irq);
+	irq->effective_known = read_cpu_list(path, &irq->effective);
+	snprintf(path, sizeof(path), "/proc/irq/%u/affinity_hint", irq->irq);
+	irq->hint_known = read_cpu_mask(path, &irq->hint);
+}
+
+/* irqbalance runs when some /proc/[pid]/comm says so.  A snapshot records
+ * /proc/1/comm to show that the process list was looked at. */
+static void probe_irqbalance(struct nd_irqs *irqs)
+{
+	bool saw_process = false;
+	struct dirent *ent;
+	DIR *proc = nd_sysroot_opendir("/proc");
+
+	irqs->irqbalance_known = false;
+	irqs->irqbalance_running = false;
+	if (!proc)
+		return;
+	while ((ent = readdir(proc)) != NULL) {
+		char path[300], comm[32];
+
+		if (!isdigit((unsigned char)ent->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", ent->d_name);
+		if (nd_sysroot_read_line(path, comm, sizeof(comm)) < 0)
+			continue;
+		saw_process = true;
+		if (!strcmp(comm, "irqbalance")) {
+			irqs->irqbalance_running = true;
+			break;
+		}
+	}
+	closedir(proc);
+	irqs->irqbalance_known = saw_process;
+}
+
+/* IRQ numbers of the PCI function from msi_irqs/; 0 when there are none. */
+static unsigned msi_irqs_of(const char *ifname, unsigned *numbers, char *pci_address, size_t size)
+{
+	char fn_dir[PATH_MAX], dir[PATH_MAX + 16];
+	int found;
+
+	pci_address[0] = '\0';
+	if (nd_probe_pci_function_dir(ifname, fn_dir, sizeof(fn_dir)) < 0)
+		return 0;
+	snprintf(pci_address, size, "%s", strrchr(fn_dir, '/') + 1);
+	snprintf(dir, sizeof(dir), "%s/msi_irqs", fn_dir);
+	found = nd_probe_list_numbered(dir, "", numbers, ND_MAX_IRQS);
+	return found > 0 ? (unsigned)found : 0;
+}
+
+static void parse_irqs(const char *ifname, const char *text, struct nd_irqs *irqs)
+{
+	unsigned numbers[ND_MAX_IRQS];
+	char pci_address[16];
+	unsigned n_msi = msi_irqs_of(ifname, numbers, pci_address, sizeof(pci_address));
+
+	if (n_msi) {
+		nd_parse_interrupts(text, numbers, n_msi, NULL, irqs);
+		return;
+	}
+	/* Action names: "eth0-TxRx-3", "iavf-net1-TxRx-0", "mlx5_comp0@pci:0000:01:00.0". */
+	nd_parse_interrupts(text, NULL, 0, ifname, irqs);
+	if (irqs->count == 0 && pci_address[0])
+		nd_parse_interrupts(text, NULL, 0, pci_address, irqs);
+}
+
+void nd_probe_irqs(const char *ifname, struct nd_facts *facts)
+{
+	struct nd_irqs *irqs = &facts->irqs;
+	char *text = NULL;
+	int r;
+
+	irqs->count = 0;
+	irqs->n_cpu_columns = 0;
+	r = nd_sysroot_read_alloc(INTERRUPTS_PATH, &text, NULL);
+	if (r < 0) {
+		nd_probe_read_reason(irqs->st.reason, sizeof(irqs->st.reason), INTERRUPTS_PATH, r);
+		irqs->st.known = false;
+	} else {
+		parse_irqs(ifname, text, irqs);
+		free(text);
+		for (unsigned i = 0; i < irqs->count; i++)
+			read_affinities(&irqs->irq[i]);
+		if (irqs->count)
+			nd_status_set_known(&irqs->st);
+		else
+			nd_status_set_unknown(&irqs->st, "no IRQ of '%s' found in msi_irqs or '%s'",
+					      ifname, INTERRUPTS_PATH);
+	}
+	probe_irqbalance(irqs);
+}

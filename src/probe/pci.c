@@ -1,0 +1,328 @@
+/*
+ * pci.c - the "pci" probe source: the NIC's PCI function, the bridges above
+ * it up to the root port and its sibling functions, through libpci's sysfs
+ * backend pointed at <sysroot>/sys/bus/pci.
+ *
+ * For each function: IDs and names, NUMA node, and from the PCI Express
+ * capability the port type, LnkCap/LnkCap2/LnkSta speed and width and the
+ * max payload size (DevCap supported, DevCtl in use).  Without root the
+ * kernel lets us read only the first 64 bytes of config space, so the link
+ * comes from sysfs current_link_* / max_link_* instead (from_sysfs).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pci/pci.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/probe.h"
+#include "nicdoctor/sysroot.h"
+#include "sysfs_util.h"
+
+#define CONFIG_HEADER_BYTES 64
+
+/*
+ * libpci reports fatal errors through a callback that must not return and
+ * gets no context pointer, so the only way back is a jump; it is
+ * thread-local so that concurrent probes do not share it.
+ */
+static _Thread_local jmp_buf *pci_error_jump;
+static _Thread_local char pci_error_text[ND_REASON_LEN];
+
+static void __attribute__((noreturn, format(printf, 1, 2))) pci_error_cb(char *msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	vsnprintf(pci_error_text, sizeof(pci_error_text), msg, ap);
+	va_end(ap);
+	longjmp(*pci_error_jump, 1);
+}
+
+static void __attribute__((format(printf, 1, 2))) pci_quiet_cb(char *msg, ...)
+{
+	(void)msg;
+}
+
+/* LnkCap/LnkSta speed code -> GT/s per lane; 0 for reserved codes. */
+static double speed_code_gts(unsigned code)
+{
+	static const double gts[] = { 0, 2.5, 5, 8, 16, 32, 64 };
+
+	return code < ND_ARRAY_SIZE(gts) ? gts[code] : 0;
+}
+
+static const char *port_type_name(unsigned type)
+{
+	switch (type) {
+	case PCI_EXP_TYPE_ENDPOINT:	return "endpoint";
+	case PCI_EXP_TYPE_LEG_END:	return "legacy_endpoint";
+	case PCI_EXP_TYPE_ROOT_PORT:	return "root_port";
+	case PCI_EXP_TYPE_UPSTREAM:	return "upstream";
+	case PCI_EXP_TYPE_DOWNSTREAM:	return "downstream";
+	case PCI_EXP_TYPE_PCI_BRIDGE:	return "pci_bridge";
+	case PCI_EXP_TYPE_PCIE_BRIDGE:	return "pcie_bridge";
+	case PCI_EXP_TYPE_ROOT_INT_EP:	return "rc_endpoint";
+	case PCI_EXP_TYPE_ROOT_EC:	return "rc_event_collector";
+	default:			return "";
+	}
+}
+
+/* "8.0 GT/s PCIe" -> 8.0; "Unknown" or unreadable -> 0. */
+static double read_sysfs_speed(const char *dir, const char *file)
+{
+	char path[PATH_MAX], text[64], *end;
+	double gts;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (nd_sysroot_read_line(path, text, sizeof(text)) < 0)
+		return 0;
+	gts = strtod(text, &end);
+	return end == text || gts <= 0 || gts > 1024 ? 0 : gts;
+}
+
+static unsigned read_sysfs_width(const char *dir, const char *file)
+{
+	char path[PATH_MAX];
+	unsigned long long width;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (nd_probe_read_unsigned(path, &width) < 0 || width > 32)
+		return 0;
+	return (unsigned)width;
+}
+
+/* The link from sysfs attributes, when config space is closed to us. */
+static void fill_link_from_sysfs(const char *dir, struct nd_pcie_link *link, const char *why)
+{
+	link->sta_gts = read_sysfs_speed(dir, "current_link_speed");
+	link->sta_width = read_sysfs_width(dir, "current_link_width");
+	link->cap_gts = read_sysfs_speed(dir, "max_link_speed");
+	link->cap_width = read_sysfs_width(dir, "max_link_width");
+	link->from_sysfs = true;
+	link->link_known = link->sta_gts > 0 && link->sta_width > 0;
+	/* The kernel creates current_link_* only for PCI Express functions. */
+	link->is_pcie = link->link_known;
+	if (link->link_known)
+		snprintf(link->link_reason, sizeof(link->link_reason),
+			 "%s; link from sysfs current_link_*, max payload unknown", why);
+	else
+		snprintf(link->link_reason, sizeof(link->link_reason),
+			 "%s; no readable current_link_speed/current_link_width in '%s'", why, dir);
+}
+
+/* Decode the PCI Express capability at cap_pos. */
+static void fill_link_from_cap(struct pci_dev *d, int cap_pos, struct nd_pcie_link *link)
+{
+	unsigned flags = pci_read_word(d, cap_pos + PCI_EXP_FLAGS);
+	unsigned type = (flags & PCI_EXP_FLAGS_TYPE) >> 4;
+	uint32_t devcap = pci_read_long(d, cap_pos + PCI_EXP_DEVCAP);
+	unsigned devctl = pci_read_word(d, cap_pos + PCI_EXP_DEVCTL);
+	uint32_t lnkcap, lnkcap2;
+	unsigned lnksta;
+
+	link->is_pcie = true;
+	nd_strlcpy(link->port_type, port_type_name(type), sizeof(link->port_type));
+	link->mps_cap_bytes = 128u << (devcap & PCI_EXP_DEVCAP_PAYLOAD);
+	link->mps_bytes = 128u << ((devctl & PCI_EXP_DEVCTL_PAYLOAD) >> 5);
+	if (type == PCI_EXP_TYPE_ROOT_INT_EP || type == PCI_EXP_TYPE_ROOT_EC) {
+		nd_strlcpy(link->link_reason, "root complex integrated: no PCIe link",
+			   sizeof(link->link_reason));
+		return;
+	}
+	lnkcap = pci_read_long(d, cap_pos + PCI_EXP_LNKCAP);
+	lnksta = pci_read_word(d, cap_pos + PCI_EXP_LNKSTA);
+	link->cap_gts = speed_code_gts(lnkcap & PCI_EXP_LNKCAP_SPEED);
+	link->cap_width = (lnkcap & PCI_EXP_LNKCAP_WIDTH) >> 4;
+	link->sta_gts = speed_code_gts(lnksta & PCI_EXP_LNKSTA_SPEED);
+	link->sta_width = (lnksta & PCI_EXP_LNKSTA_WIDTH) >> 4;
+	if ((flags & PCI_EXP_FLAGS_VERS) >= 2) {
+		lnkcap2 = pci_read_long(d, cap_pos + PCI_EXP_LNKCAP2);
+		for (int bit = 6; bit >= 0; bit--)
+			if (PCI_EXP_LNKCAP2_SPEED(lnkcap2) & (1u << bit)) {
+				link->cap2_max_gts = speed_code_gts((unsigned)bit + 1);
+				break;
+			}
+	}
+	link->link_known = true;
+	/* A VF or a link in training reports speed 0 / width 0. */
+	if (link->sta_gts == 0 || link->sta_width == 0)
+		snprintf(link->link_reason, sizeof(link->link_reason),
+			 "LnkSta reports no trained link (speed code %u, width x%u)",
+			 lnksta & PCI_EXP_LNKSTA_SPEED, link->sta_width);
+}
+
+/* Everything about one function; dir is its canonical sysfs directory. */
+static void fill_function(struct pci_access *pacc, struct pci_dev *d, const char *dir,
+			  struct nd_pcie_link *link)
+{
+	char name[sizeof(link->name)];
+	struct pci_cap *cap;
+	uint8_t probe[4];
+
+	memset(link, 0, sizeof(*link));
+	snprintf(link->address, sizeof(link->address), "%04x:%02x:%02x.%d",
+		 (unsigned)d->domain & 0xffff, d->bus, d->dev, d->func);
+	pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS);
+	link->vendor_id = d->vendor_id;
+	link->device_id = d->device_id;
+	if (pci_lookup_name(pacc, name, sizeof(name), PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE |
+			    PCI_LOOKUP_NO_NUMBERS, d->vendor_id, d->device_id))
+		nd_strlcpy(link->name, name, sizeof(link->name));
+	if (!pci_read_block(d, CONFIG_HEADER_BYTES, probe, sizeof(probe))) {
+		fill_link_from_sysfs(dir, link, "config space past 64 bytes is closed (not root)");
+		return;
+	}
+	pci_fill_info(d, PCI_FILL_CAPS);
+	cap = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	if (!cap) {
+		nd_strlcpy(link->link_reason, "no PCI Express capability (conventional PCI or virtual device)",
+			   sizeof(link->link_reason));
+		return;
+	}
+	fill_link_from_cap(d, cap->addr, link);
+}
+
+static struct pci_dev *find_dev(struct pci_access *pacc, const char *address)
+{
+	unsigned domain, bus, dev, func;
+
+	if (sscanf(address, "%x:%x:%x.%u", &domain, &bus, &dev, &func) != 4)
+		return NULL;
+	for (struct pci_dev *d = pacc->devices; d; d = d->next)
+		if ((unsigned)d->domain == domain && d->bus == bus && d->dev == dev && d->func == func)
+			return d;
+	return NULL;
+}
+
+/* Bridges above the function: PCI-address components of its path, nearest first. */
+static void fill_upstream(struct pci_access *pacc, const char *fn_dir, struct nd_pci *pci)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	nd_strlcpy(dir, fn_dir, sizeof(dir));
+	while ((slash = strrchr(dir, '/')) != NULL && slash != dir && pci->n_upstream < ND_MAX_PCI_CHAIN) {
+		struct nd_pcie_link *link = &pci->upstream[pci->n_upstream];
+		struct pci_dev *d;
+
+		*slash = '\0';
+		slash = strrchr(dir, '/');
+		if (!slash || !nd_probe_is_pci_address(slash + 1))
+			break;
+		d = find_dev(pacc, slash + 1);
+		if (d) {
+			fill_function(pacc, d, dir, link);
+		} else {
+			memset(link, 0, sizeof(*link));
+			nd_strlcpy(link->address, slash + 1, sizeof(link->address));
+			fill_link_from_sysfs(dir, link, "bridge not listed under /sys/bus/pci/devices");
+		}
+		pci->n_upstream++;
+	}
+}
+
+/* Other functions of the same card: same domain, bus and device number. */
+static void fill_siblings(struct pci_access *pacc, struct pci_dev *self, const char *fn_dir,
+			  struct nd_pci *pci)
+{
+	char parent[PATH_MAX], dir[PATH_MAX + 16];
+	char *slash;
+
+	nd_strlcpy(parent, fn_dir, sizeof(parent));
+	slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	for (struct pci_dev *d = pacc->devices; d && pci->n_siblings < ND_MAX_SIBLINGS; d = d->next) {
+		if (d == self || d->domain != self->domain || d->bus != self->bus || d->dev != self->dev)
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%04x:%02x:%02x.%d", parent,
+			 (unsigned)d->domain & 0xffff, d->bus, d->dev, d->func);
+		fill_function(pacc, d, dir, &pci->siblings[pci->n_siblings++]);
+	}
+}
+
+static int read_numa_node(struct pci_dev *d, const char *fn_dir)
+{
+	char path[PATH_MAX + 16], text[16];
+
+	pci_fill_info(d, PCI_FILL_NUMA_NODE);
+	if (d->known_fields & PCI_FILL_NUMA_NODE)
+		return d->numa_node;
+	snprintf(path, sizeof(path), "%s/numa_node", fn_dir);
+	if (nd_sysroot_read_line(path, text, sizeof(text)) < 0)
+		return -1;
+	return atoi(text);
+}
+
+static void probe_with_pacc(struct pci_access *pacc, const char *fn_dir, struct nd_pci *pci)
+{
+	const char *address = strrchr(fn_dir, '/') + 1;
+	struct pci_dev *self;
+
+	pci_scan_bus(pacc);
+	self = find_dev(pacc, address);
+	if (!self) {
+		nd_status_set_unknown(&pci->st, "PCI function %s not listed under '/sys/bus/pci/devices'",
+				      address);
+		return;
+	}
+	fill_function(pacc, self, fn_dir, &pci->dev);
+	pci->numa_node = read_numa_node(self, fn_dir);
+	fill_upstream(pacc, fn_dir, pci);
+	fill_siblings(pacc, self, fn_dir, pci);
+	nd_status_set_known(&pci->st);
+}
+
+void nd_probe_pci(const char *ifname, struct nd_facts *facts)
+{
+	struct nd_pci *pci = &facts->pci;
+	char fn_dir[PATH_MAX], bus_path[PATH_MAX];
+	struct pci_access *pacc;
+	jmp_buf jump;
+	int r;
+
+	memset(pci, 0, sizeof(*pci));
+	pci->numa_node = -1;
+	r = nd_probe_pci_function_dir(ifname, fn_dir, sizeof(fn_dir));
+	if (r == -ENODEV) {
+		nd_status_set_unknown(&pci->st, "no PCI device (virtual interface)");
+		return;
+	}
+	if (r < 0) {
+		nd_status_set_unknown(&pci->st, "device of '%s' is not on PCI: %s", ifname,
+				      strerror(-r));
+		return;
+	}
+	snprintf(bus_path, sizeof(bus_path), "/sys/bus/pci/devices/%s", strrchr(fn_dir, '/') + 1);
+	if (!nd_sysroot_exists(bus_path)) {
+		nd_status_set_unknown(&pci->st, "PCI function %s not listed under '/sys/bus/pci/devices'",
+				      strrchr(fn_dir, '/') + 1);
+		return;
+	}
+	r = nd_sysroot_path(bus_path, sizeof(bus_path), "/sys/bus/pci");
+	pacc = r < 0 ? NULL : pci_alloc();
+	if (!pacc) {
+		nd_status_set_unknown(&pci->st, "cannot set up libpci");
+		return;
+	}
+	pacc->error = pci_error_cb;
+	pacc->warning = pci_quiet_cb;
+	pacc->debug = pci_quiet_cb;
+	pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+	pci_error_jump = &jump;
+	if (setjmp(jump) == 0) {
+		pci_set_param(pacc, "sysfs.path", bus_path);
+		pci_init(pacc);
+		probe_with_pacc(pacc, fn_dir, pci);
+	} else {
+		nd_status_set_unknown(&pci->st, "libpci: %s", pci_error_text);
+	}
+	pci_error_jump = NULL;
+	pci_cleanup(pacc);
+}

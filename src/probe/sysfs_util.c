@@ -1,0 +1,197 @@
+/*
+ * sysfs_util.c - helpers shared by the sysfs/procfs probe sources: symlink
+ * resolution confined to the sysroot, the PCI function behind an interface,
+ * numbered directory listings and the "cannot read" reason text.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/sysroot.h"
+#include "sysfs_util.h"
+
+#define RESOLVE_MAX_LINKS 40
+
+bool nd_probe_is_pci_address(const char *name)
+{
+	unsigned domain, bus, dev, fn;
+	char tail;
+
+	if (strlen(name) != 12)
+		return false;
+	if (sscanf(name, "%4x:%2x:%2x.%1u%c", &domain, &bus, &dev, &fn, &tail) != 4)
+		return false;
+	return name[4] == ':' && name[7] == ':' && name[10] == '.' && dev < 32 && fn < 8;
+}
+
+/* Drop the last component of a root-relative path ("" stands for "/"). */
+static void path_pop(char *done)
+{
+	char *slash = strrchr(done, '/');
+
+	if (slash)
+		*slash = '\0';
+}
+
+/* Take the next component of *rest into comp; false at the end. */
+static bool next_component(const char **rest, char *comp, size_t size)
+{
+	const char *p = *rest;
+	size_t len;
+
+	while (*p == '/')
+		p++;
+	if (!*p)
+		return false;
+	len = strcspn(p, "/");
+	if (len >= size)
+		len = size - 1;
+	memcpy(comp, p, len);
+	comp[len] = '\0';
+	*rest = p + strcspn(p, "/");
+	return true;
+}
+
+int nd_probe_resolve(const char *path, char *buf, size_t size)
+{
+	char done[PATH_MAX] = "", pending[PATH_MAX], comp[NAME_MAX + 1];
+	char full[PATH_MAX], target[PATH_MAX], joined[2 * PATH_MAX];
+	const char *rest;
+	int links = 0;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	nd_strlcpy(pending, path, sizeof(pending));
+	rest = pending;
+	while (next_component(&rest, comp, sizeof(comp))) {
+		struct stat st;
+		ssize_t n;
+
+		if (!strcmp(comp, "."))
+			continue;
+		if (!strcmp(comp, "..")) {
+			path_pop(done);
+			continue;
+		}
+		if (strlen(done) + 1 + strlen(comp) >= sizeof(done))
+			return -ENAMETOOLONG;
+		strcat(done, "/");
+		strcat(done, comp);
+		if (nd_sysroot_path(full, sizeof(full), done) < 0)
+			return -ENAMETOOLONG;
+		if (lstat(full, &st) < 0)
+			return -errno;
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++links > RESOLVE_MAX_LINKS)
+			return -ELOOP;
+		n = readlink(full, target, sizeof(target) - 1);
+		if (n < 0)
+			return -errno;
+		target[n] = '\0';
+		/* An absolute target restarts at the sysroot, never the host's /. */
+		if (target[0] == '/')
+			done[0] = '\0';
+		else
+			path_pop(done);
+		if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", target, rest) >= sizeof(pending))
+			return -ENAMETOOLONG;
+		nd_strlcpy(pending, joined, sizeof(pending));
+		rest = pending;
+	}
+	if (!done[0])
+		strcpy(done, "/");
+	if (strlen(done) >= size)
+		return -ENAMETOOLONG;
+	nd_strlcpy(buf, done, size);
+	return 0;
+}
+
+int nd_probe_pci_function_dir(const char *ifname, char *buf, size_t size)
+{
+	char link[PATH_MAX], dir[PATH_MAX];
+	int r;
+
+	snprintf(link, sizeof(link), "/sys/class/net/%s/device", ifname);
+	r = nd_probe_resolve(link, dir, sizeof(dir));
+	if (r == -ENOENT)
+		return -ENODEV;
+	if (r < 0)
+		return r;
+	for (;;) {
+		char *base = strrchr(dir, '/');
+
+		if (!base || base == dir)
+			return -ENOENT;
+		if (nd_probe_is_pci_address(base + 1))
+			break;
+		*base = '\0';
+	}
+	if (strlen(dir) >= size)
+		return -ENAMETOOLONG;
+	nd_strlcpy(buf, dir, size);
+	return 0;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+int nd_probe_list_numbered(const char *dir, const char *prefix,
+			   unsigned *ret_numbers, unsigned max_count)
+{
+	size_t prefix_len = strlen(prefix);
+	unsigned found = 0;
+	struct dirent *ent;
+	DIR *d = nd_sysroot_opendir(dir);
+
+	if (!d)
+		return -errno;
+	while ((ent = readdir(d)) != NULL && found < max_count) {
+		const char *num = ent->d_name + prefix_len;
+		char *end;
+		unsigned long value;
+
+		if (strncmp(ent->d_name, prefix, prefix_len) || !isdigit((unsigned char)*num))
+			continue;
+		errno = 0;
+		value = strtoul(num, &end, 10);
+		if (*end || errno || value > UINT_MAX)
+			continue;
+		ret_numbers[found++] = (unsigned)value;
+	}
+	closedir(d);
+	qsort(ret_numbers, found, sizeof(*ret_numbers), cmp_unsigned);
+	return (int)found;
+}
+
+void nd_probe_read_reason(char *buf, size_t size, const char *path, int negative_errno)
+{
+	snprintf(buf, size, "cannot read '%s': %s", path, strerror(-negative_errno));
+}
+
+int nd_probe_read_unsigned(const char *path, unsigned long long *ret_value)
+{
+	char text[64], *end;
+	unsigned long long value;
+	int r = nd_sysroot_read_line(path, text, sizeof(text));
+
+	if (r < 0)
+		return r;
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (end == text || *end || errno)
+		return -EINVAL;
+	*ret_value = value;
+	return 0;
+}

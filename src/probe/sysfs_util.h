@@ -1,0 +1,49 @@
+/*
+ * sysfs_util.h - helpers shared by the sysfs/procfs probe sources (private
+ * to src/probe/): symlink resolution inside the sysroot, the PCI function
+ * behind an interface, numbered directory listings, reason strings.
+ */
+#ifndef NICDOCTOR_PROBE_SYSFS_UTIL_H
+#define NICDOCTOR_PROBE_SYSFS_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicdoctor/facts.h"
+
+/* "0000:01:00.0" (domain:bus:dev.fn, hex). */
+bool nd_probe_is_pci_address(const char *name);
+
+/*
+ * Resolve every symlink in a root-relative path ("/sys/class/net/eth0")
+ * the way the kernel would, but inside the sysroot, into a root-relative
+ * canonical path ("/sys/devices/pci0000:00/0000:00:03.0/virtio2/net/eth0").
+ * 0, -ENOENT, -ELOOP, -ENAMETOOLONG.
+ */
+int nd_probe_resolve(const char *path, char *buf, size_t size);
+
+/*
+ * Canonical sysfs directory of the PCI function behind an interface: the
+ * nearest ancestor of /sys/class/net/IF/device whose name is a PCI address
+ * (virtio-net's device link points at "virtio2" below the function).
+ * 0; -ENODEV when there is no device link (virtual interface); -ENOENT
+ * when the device is not on PCI.
+ */
+int nd_probe_pci_function_dir(const char *ifname, char *buf, size_t size);
+
+/*
+ * List the numeric suffixes of entries of a directory below the root whose
+ * names are `prefix` followed by a decimal number ("rx-" -> rx-0, rx-1;
+ * "" -> 37, 38).  Sorted ascending; at most max_count.  Returns the
+ * number found or a negative errno from opening the directory.
+ */
+int nd_probe_list_numbered(const char *dir, const char *prefix,
+			   unsigned *ret_numbers, unsigned max_count);
+
+/* "cannot read '<path>': <strerror>" into a status/reason buffer. */
+void nd_probe_read_reason(char *buf, size_t size, const char *path, int negative_errno);
+
+/* Read a decimal unsigned from a sysfs file.  0 or negative errno. */
+int nd_probe_read_unsigned(const char *path, unsigned long long *ret_value);
+
+#endif
