@@ -65,27 +65,29 @@ static void put_clean(FILE *out, const char *s, size_t n)
 	}
 }
 
-static void newline_indent(FILE *out, size_t indent, const char *cont)
+/* End a line with cont, start the next at column indent followed by lead;
+ * returns the new column. */
+static size_t newline_indent(FILE *out, size_t indent, const char *cont, const char *lead)
 {
-	fputs(cont, out);
-	fprintf(out, "\n%*s", (int)indent, "");
+	fprintf(out, "%s\n%*s%s", cont, (int)indent, "", lead);
+	return indent + strlen(lead);
 }
 
 /*
  * Print text from column col, breaking at spaces before WIDTH; continuation
- * lines start at column indent.  A word too long for a line is split.
- * cont is printed before each break (" \\" keeps a shell command whole).
+ * lines start at column indent with lead ("# " continues a shell comment).
+ * A word too long for a line is split.  cont is printed before each break
+ * (" \\" keeps a shell command whole).
  */
-static void wrap(FILE *out, size_t col, size_t indent, const char *text, const char *cont)
+static void wrap_lead(FILE *out, size_t col, size_t indent, const char *text, const char *cont,
+		      const char *lead)
 {
 	size_t reserve = strlen(cont);
 	bool fresh = true;
 	const char *p = text;
 
-	if (col + reserve >= WIDTH) {
-		newline_indent(out, indent, cont);
-		col = indent;
-	}
+	if (col + reserve >= WIDTH)
+		col = newline_indent(out, indent, cont, lead);
 	while (*p) {
 		size_t len;
 
@@ -94,14 +96,11 @@ static void wrap(FILE *out, size_t col, size_t indent, const char *text, const c
 			break;
 		len = strcspn(p, " \t\n");
 		/* a word that fits a fresh line is not split at the prefix */
-		if (fresh && col > indent && col + len + reserve > WIDTH &&
-		    indent + len + reserve <= WIDTH) {
-			newline_indent(out, indent, "");
-			col = indent;
-		}
+		if (fresh && col > indent + strlen(lead) && col + len + reserve > WIDTH &&
+		    indent + strlen(lead) + len + reserve <= WIDTH)
+			col = newline_indent(out, indent, "", lead);
 		if (!fresh && col + 1 + len + reserve > WIDTH) {
-			newline_indent(out, indent, cont);
-			col = indent;
+			col = newline_indent(out, indent, cont, lead);
 			fresh = true;
 		}
 		if (!fresh) {
@@ -113,10 +112,9 @@ static void wrap(FILE *out, size_t col, size_t indent, const char *text, const c
 
 			put_clean(out, p, chunk);
 			/* inside a word a break needs no space before the backslash */
-			newline_indent(out, indent, reserve ? "\\" : "");
+			col = newline_indent(out, indent, reserve ? "\\" : "", lead);
 			p += chunk;
 			len -= chunk;
-			col = indent;
 		}
 		put_clean(out, p, len);
 		col += len;
@@ -124,6 +122,11 @@ static void wrap(FILE *out, size_t col, size_t indent, const char *text, const c
 		fresh = false;
 	}
 	fputc('\n', out);
+}
+
+static void wrap(FILE *out, size_t col, size_t indent, const char *text, const char *cont)
+{
+	wrap_lead(out, col, indent, text, cont, "");
 }
 
 static size_t put_tag(const struct text_out *t, const char *tag, const char *color)
@@ -230,7 +233,13 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 			if (!cJSON_IsString(cmd))
 				continue;
 			fprintf(t->out, "%*s", DETAIL_INDENT, "");
-			wrap(t->out, DETAIL_INDENT, DETAIL_INDENT + 2, cmd->valuestring, " \\");
+			/* a backslash does not continue a comment: continue it as one */
+			if (cmd->valuestring[0] == '#')
+				wrap_lead(t->out, DETAIL_INDENT, DETAIL_INDENT, cmd->valuestring, "",
+					  "# ");
+			else
+				wrap(t->out, DETAIL_INDENT, DETAIL_INDENT + 2, cmd->valuestring,
+				     " \\");
 		}
 	}
 }

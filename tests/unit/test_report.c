@@ -86,7 +86,9 @@ static int setup(void **state)
 	strcpy(f[0].fix.commands[0], "setpci -s 0000:09:00.0 CAP_EXP+0x10.w=0x0020");
 	strcpy(f[0].fix.commands[1], "echo 1 > /sys/bus/pci/devices/0000:09:00.0/remove && echo 1 > "
 				     "/sys/bus/pci/rescan && ethtool -L eth0 combined 8");
-	f[0].fix.n_commands = 2;
+	strcpy(f[0].fix.commands[2], "# irqbalance runs: ban these IRQs (IRQBALANCE_BANNED_CPULIST "
+				     "or --banirq) or it rewrites them");
+	f[0].fix.n_commands = 3;
 
 	finding(&f[1], "t.warn", ND_SEV_WARNING,
 		"a deliberately long title that goes on and on so that it cannot possibly fit "
@@ -210,7 +212,7 @@ static void test_json_schema(void **state)
 	assert_int_equal(get(f, "ceiling_mbps")->valueint, 3662);
 	assert_string_equal(get(f, "verdict")->valuestring, "untested");
 	assert_string_equal(get(get(f, "fix"), "id")->valuestring, "pcie");
-	assert_int_equal(cJSON_GetArraySize(get(get(f, "fix"), "commands")), 2);
+	assert_int_equal(cJSON_GetArraySize(get(get(f, "fix"), "commands")), 3);
 	assert_true(cJSON_IsNull(get(f, "experiment")));
 	f = finding_by_id(doc, "t.ok");
 	assert_string_equal(get(f, "severity")->valuestring, "ok");
@@ -494,6 +496,10 @@ static void test_text_layout(void **state)
 	assert_non_null(strstr(text, "\n[INFO] t.info  "));
 	assert_non_null(strstr(text, "\n       ceiling: 3662 Mbit/s (pcie)\n"));
 	assert_non_null(strstr(text, "\n         setpci -s 0000:09:00.0 CAP_EXP+0x10.w=0x0020\n"));
+	/* a wrapped shell command stays one command; a wrapped comment a comment */
+	assert_non_null(strstr(text, " && echo 1 > \\\n           /sys/bus/pci/rescan"));
+	assert_non_null(strstr(text, "\n         # irqbalance runs: ban these IRQs"));
+	assert_non_null(strstr(text, "\n         # --banirq) or it rewrites them\n"));
 	/* the ceiling block is lowest first */
 	assert_true(strstr(text, "3662 Mbit/s  pcie") < strstr(text, "9415 Mbit/s  wire"));
 	assert_non_null(strstr(text, "\nResult: critical (1 critical, 1 warning, 1 unknown, "
