@@ -139,6 +139,9 @@ static int replicate(const char *dest, const char *path)
 			r = make_dir(dest, done);
 		} else if (S_ISREG(st.st_mode)) {
 			return *rest ? 0 : copy_file(dest, done);
+		} else if (S_ISLNK(st.st_mode) && (!strcmp(done, "/proc/net") || !strcmp(done, "/proc/self"))) {
+			/* Per-process links: a snapshot holds the collector's view as a plain directory. */
+			r = make_dir(dest, done);
 		} else if (S_ISLNK(st.st_mode)) {
 			n = readlink(done, target, sizeof(target) - 1);
 			if (n < 0 || ++links > COPY_MAX_LINKS)

@@ -1,0 +1,177 @@
+/*
+ * test_parse_interrupts.c - the /proc/interrupts parser on real captures
+ * (tests/fixtures/raw/): old, new and virtio chip columns, a wrapped mail
+ * capture, a grep'd capture without a header, and garbage.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "nicdoctor/parse.h"
+
+/* A raw capture without its first-line provenance comment, malloc'd. */
+static char *raw(const char *name)
+{
+	char path[256], *text, *body;
+	long size;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "tests/fixtures/raw/%s", name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)size + 1);
+	assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	body = strdup(strchr(text, '\n') + 1);
+	free(text);
+	return body;
+}
+
+static struct nd_irqs *new_irqs(void)
+{
+	struct nd_irqs *irqs = calloc(1, sizeof(*irqs));
+
+	assert_non_null(irqs);
+	return irqs;
+}
+
+static void test_azure_old_chip_column(void **state)
+{
+	struct nd_irqs *irqs = new_irqs();
+	char *text = raw("interrupts-azure-mlx5-cpu0.txt");
+
+	(void)state;
+	assert_int_equal(nd_parse_interrupts(text, NULL, 0, "mlx5_comp", irqs), 0);
+	assert_int_equal(irqs->n_cpu_columns, 8);
+	assert_int_equal(irqs->count, 16);
+	assert_int_equal(irqs->irq[0].irq, 28);
+	assert_string_equal(irqs->irq[0].name, "mlx5_comp0@pci:8b76:00:02.0");
+	assert_int_equal(irqs->irq[0].per_cpu[0], 123648);
+	assert_int_equal(irqs->irq[0].total, 123648);
+	for (unsigned i = 0; i < irqs->count; i++)
+		for (unsigned c = 1; c < 8; c++)
+			assert_int_equal(irqs->irq[i].per_cpu[c], 0);
+	/* "3: ... IO-APIC-edge" has no action name; "12:" has no indent. */
+	assert_int_equal(nd_parse_interrupts(text, (unsigned[]){ 3, 12, 47 }, 3, NULL, irqs), 0);
+	assert_int_equal(irqs->count, 3);
+	assert_string_equal(irqs->irq[0].name, "");
+	assert_int_equal(irqs->irq[0].per_cpu[7], 856);
+	assert_string_equal(irqs->irq[1].name, "i8042");
+	assert_string_equal(irqs->irq[2].name, "mlx5_comp7@pci:83a4:00:02.0");
+	free(text);
+	free(irqs);
+}
+
+static void test_new_chip_column_no_header(void **state)
+{
+	struct nd_irqs *irqs = new_irqs();
+	char *text = raw("interrupts-connectx5-spread-12cpu.txt");
+
+	(void)state;
+	assert_int_equal(nd_parse_interrupts(text, NULL, 0, "@pci:0000:01:00.0", irqs), 0);
+	assert_int_equal(irqs->n_cpu_columns, 12);	/* inferred: the grep dropped the header */
+	assert_int_equal(irqs->count, 13);
+	assert_int_equal(irqs->irq[1].irq, 99);
+	assert_string_equal(irqs->irq[1].name, "mlx5_comp0@pci:0000:01:00.0");
+	assert_int_equal(irqs->irq[1].per_cpu[7], 4360);
+	assert_int_equal(irqs->irq[12].irq, 119);
+	assert_int_equal(irqs->irq[12].per_cpu[8], 146064);
+	assert_string_equal(irqs->irq[12].name, "mlx5_comp11@pci:0000:01:00.0");
+	free(text);
+	free(irqs);
+}
+
+static void test_virtio_machine(void **state)
+{
+	struct nd_irqs *irqs = new_irqs();
+	char *text = raw("interrupts-virtio-vm-dev.txt");
+
+	(void)state;
+	assert_int_equal(nd_parse_interrupts(text, (unsigned[]){ 37, 38, 39 }, 3, NULL, irqs), 0);
+	assert_int_equal(irqs->n_cpu_columns, 2);
+	assert_int_equal(irqs->count, 3);
+	assert_string_equal(irqs->irq[0].name, "virtio2-config");
+	assert_string_equal(irqs->irq[1].name, "virtio2-input.0");
+	assert_string_equal(irqs->irq[2].name, "virtio2-output.0");
+	assert_int_equal(nd_parse_interrupts(text, NULL, 0, "ACPI:Ged", irqs), 0);
+	assert_int_equal(irqs->count, 2);
+	free(text);
+	free(irqs);
+}
+
+static void test_iavf_wrapped_and_unwrapped(void **state)
+{
+	struct nd_irqs *wrapped = new_irqs(), *flat = new_irqs();
+	char *text_w = raw("interrupts-iavf-cpu4-wrapped.txt");
+	char *text_f = raw("interrupts-iavf-cpu4-unwrapped.txt");
+
+	(void)state;
+	assert_int_equal(nd_parse_interrupts(text_w, NULL, 0, "iavf-net1-TxRx", wrapped), 0);
+	assert_int_equal(nd_parse_interrupts(text_f, NULL, 0, "iavf-net1-TxRx", flat), 0);
+	assert_int_equal(wrapped->n_cpu_columns, 6);
+	assert_int_equal(wrapped->count, 8);
+	assert_int_equal(flat->count, 8);
+	for (unsigned i = 0; i < 8; i++) {
+		assert_int_equal(wrapped->irq[i].irq, flat->irq[i].irq);
+		assert_string_equal(wrapped->irq[i].name, flat->irq[i].name);
+		assert_int_equal(wrapped->irq[i].per_cpu[4], flat->irq[i].per_cpu[4]);
+		assert_int_equal(wrapped->irq[i].total, wrapped->irq[i].per_cpu[4]);
+	}
+	assert_int_equal(flat->irq[0].irq, 942);
+	assert_int_equal(flat->irq[0].per_cpu[4], 333832);
+	assert_string_equal(flat->irq[7].name, "iavf-net1-TxRx-3");
+	assert_int_equal(nd_parse_interrupts(text_w, (unsigned[]){ 941 }, 1, NULL, wrapped), 0);
+	assert_string_equal(wrapped->irq[0].name, "iavf-0000:b5:03.6:mbx");
+	free(text_w);
+	free(text_f);
+	free(wrapped);
+	free(flat);
+}
+
+static void test_short_and_garbage_lines(void **state)
+{
+	struct nd_irqs *irqs = new_irqs();
+	const char *text =
+		"           CPU0       CPU1       CPU2       CPU3\n"
+		" 50:         10         20\n"			/* cut after two columns */
+		" 51:          1          2          3          4   GICv3  30 Level     arch_timer\n"
+		"xx: garbage : : \n"
+		"99999999999999999999: 1 2\n"
+		" 52:   18446744073709551615 99999999999999999999999 PCI-MSI 1-edge eth0\n"
+		":\n\n";
+
+	(void)state;
+	assert_int_equal(nd_parse_interrupts(text, NULL, 0, NULL, irqs), 0);
+	assert_int_equal(irqs->n_cpu_columns, 4);
+	assert_int_equal(irqs->count, 3);
+	assert_int_equal(irqs->irq[0].per_cpu[1], 20);
+	assert_int_equal(irqs->irq[0].per_cpu[2], 0);
+	assert_string_equal(irqs->irq[1].name, "arch_timer");
+	assert_int_equal(irqs->irq[1].total, 10);
+	assert_int_equal(nd_parse_interrupts("", NULL, 0, NULL, irqs), 0);
+	assert_int_equal(irqs->count, 0);
+	assert_int_equal(nd_parse_interrupts(NULL, NULL, 0, NULL, irqs), -EINVAL);
+	free(irqs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_azure_old_chip_column),
+		cmocka_unit_test(test_new_chip_column_no_header),
+		cmocka_unit_test(test_virtio_machine),
+		cmocka_unit_test(test_iavf_wrapped_and_unwrapped),
+		cmocka_unit_test(test_short_and_garbage_lines),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
