@@ -41,8 +41,8 @@ unsigned nd_facts_rx_queues(const struct nd_facts *facts)
 	 * combined channels receives on both. */
 	if (ch->st.known && (ch->combined || ch->rx))
 		return ch->combined + ch->rx;
-	if (facts->link.st.known && facts->link.rx_queues)
-		return facts->link.rx_queues;
+	/* sysfs has an rx-N directory per queue in use (real_num_rx_queues);
+	 * rtnetlink's count is only what the device allocated. */
 	if (facts->queues.st.known && facts->queues.n_rx)
 		return facts->queues.n_rx;
 	return 0;

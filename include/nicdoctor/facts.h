@@ -39,7 +39,7 @@ struct nd_link {
 	unsigned mtu, min_mtu, max_mtu;	/* max_mtu 0 when the kernel did not say */
 	char operstate[16];		/* "up", "down", "unknown", ... */
 	bool carrier;
-	unsigned rx_queues, tx_queues;	/* real (active) queue counts */
+	unsigned rx_queues, tx_queues;	/* allocated (IFLA_NUM_*_QUEUES), not in use */
 	char qdisc[16];			/* root qdisc kind: "mq", "fq_codel", "tbf" */
 	char mac[18];			/* aa:bb:cc:dd:ee:ff, redacted in reports */
 	struct {

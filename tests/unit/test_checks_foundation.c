@@ -158,10 +158,10 @@ static void test_queues_single(void **state)
 	set_channels(facts, 1, 1);
 	run("queues.single", facts);
 	assert_int_equal(finding.severity, ND_SEV_OK);
-	/* One queue known from rtnl, but the device maximum is not. */
+	/* One queue known from sysfs, but the device maximum is not. */
 	nd_status_set_unknown(&facts->channels.st, "ethtool netlink: Operation not supported");
-	nd_status_set_known(&facts->link.st);
-	facts->link.rx_queues = 1;
+	nd_status_set_known(&facts->queues.st);
+	facts->queues.n_rx = 1;
 	run("queues.single", facts);
 	assert_int_equal(finding.severity, ND_SEV_UNKNOWN);
 	free(facts);
