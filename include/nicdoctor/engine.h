@@ -1,0 +1,170 @@
+/*
+ * engine.h - the throughput engine's public, in-process API.
+ *
+ * The engine speaks the iperf3 control protocol (../shared/iperf3-protocol.md)
+ * in both roles.  `nicdoctor bench` and `serve` are thin CLI wrappers; the
+ * experiments call nd_engine_run_client() against a peer, or start an
+ * embedded loopback server for the host-capacity baseline.
+ */
+#ifndef NICDOCTOR_ENGINE_H
+#define NICDOCTOR_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ND_ENGINE_PORT_DEFAULT   5201
+#define ND_ENGINE_MAX_STREAMS    128		/* iperf3's -P range */
+#define ND_ENGINE_MAX_CPUS       256		/* /proc/stat lines kept */
+#define ND_ENGINE_TCP_LEN_DEFAULT (128 * 1024)
+#define ND_ENGINE_UDP_RATE_DEFAULT 1048576ULL	/* bits/s, iperf3's -u default */
+
+struct nd_engine_result;
+
+/* One interval report; called from the thread that runs the test. */
+struct nd_engine_interval {
+	double start_sec, end_sec;
+	uint64_t sent_bytes;		/* this side, all streams it sends on */
+	uint64_t received_bytes;	/* this side, all streams it receives on */
+	int64_t retransmits;		/* -1 when this side does not send TCP */
+	bool omitted;
+};
+typedef void (*nd_engine_interval_cb)(const struct nd_engine_interval *iv, void *arg);
+
+struct nd_engine_params {
+	const char *host;		/* peer; NULL only for the server */
+	uint16_t port;			/* 0: 5201 */
+	const char *bind_addr;		/* -B, NULL for any */
+	int family;			/* AF_UNSPEC, AF_INET (-4), AF_INET6 (-6) */
+	int streams;			/* -P, 1..128 */
+	double duration_sec;		/* -t; 0 with bytes/blocks */
+	int omit_sec;			/* -O */
+	double interval_sec;		/* -i; 0 disables interval callbacks */
+	uint64_t bytes_total;		/* -n */
+	uint64_t blocks_total;		/* -k */
+	bool reverse, bidir, udp;
+	uint64_t rate_bps;		/* -b; 0 unlimited (UDP default 1 Mbit/s) */
+	bool rate_set;
+	uint32_t len_bytes;		/* -l; 0 default */
+	uint32_t window_bytes;		/* -w */
+	int mss_bytes;			/* -M */
+	bool nodelay;			/* -N */
+	const char *congestion;		/* -C */
+	int tos;			/* -S */
+	bool zerocopy;			/* -Z */
+	bool skip_rx_copy;		/* --skip-rx-copy */
+	bool no_gso;			/* --no-gso: UDP GSO/GRO off */
+	bool get_server_output;
+	const char *title;		/* -T */
+	int cpus[ND_ENGINE_MAX_STREAMS];	/* -A: one CPU per stream, -1 none */
+	int cpus_count;
+	const char *ifname;		/* interface to sample; NULL: auto */
+	int connect_timeout_ms;		/* 0: 10000 */
+	nd_engine_interval_cb on_interval;
+	void *on_interval_arg;
+};
+
+/* Fill defaults (port 5201, 1 stream, 10 s, 1 s intervals, no pinning). */
+void nd_engine_params_init(struct nd_engine_params *p);
+
+struct nd_engine_tcpinfo {
+	bool valid;
+	uint32_t rtt_usec, rttvar_usec, min_rtt_usec, max_rtt_usec;
+	uint64_t rtt_sum_usec;		/* for the mean over samples */
+	uint32_t rtt_samples;
+	uint32_t snd_cwnd_bytes, max_snd_cwnd_bytes;
+	uint32_t pmtu_bytes;
+	uint32_t total_retrans;		/* since the socket opened */
+};
+
+struct nd_engine_stream_result {
+	int id;				/* iperf3 stream id: 1, 3, 4, ... */
+	bool local_sends;		/* this side sends on it */
+	uint64_t local_bytes;		/* what this side sent or received */
+	uint64_t remote_bytes;		/* the peer's count, from the results */
+	uint64_t packets;		/* UDP: sent, or highest sequence seen */
+	uint64_t remote_packets;
+	uint64_t lost_packets;		/* UDP, receiver side (ours or peer's) */
+	uint64_t out_of_order;
+	double jitter_sec;
+	int64_t retransmits;		/* sender's count; -1 unknown */
+	double remote_end_sec;
+	struct nd_engine_tcpinfo tcp;
+	int cpu;			/* pinned CPU or -1 */
+};
+
+struct nd_engine_cpu_share {
+	int cpu;
+	double busy_pct;		/* everything but idle and iowait */
+	double softirq_pct;
+};
+
+struct nd_engine_if_delta {
+	bool valid;
+	char ifname[16];
+	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
+	uint64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
+};
+
+struct nd_engine_result {
+	double duration_sec;		/* measured, omit excluded */
+	/* Per direction, client to server (forward) and server to client. */
+	uint64_t fwd_sent_bytes, fwd_received_bytes;
+	uint64_t rev_sent_bytes, rev_received_bytes;
+	double fwd_sent_bps, fwd_received_bps;
+	double rev_sent_bps, rev_received_bps;
+	/* This side's totals, whatever the direction. */
+	double sent_bps, received_bps;
+	int64_t retransmits;		/* sum over sending streams, -1 unknown */
+	struct nd_engine_stream_result streams[2 * ND_ENGINE_MAX_STREAMS];
+	int streams_count;
+	double cpu_local_total_pct, cpu_local_user_pct, cpu_local_system_pct;
+	double cpu_remote_total_pct, cpu_remote_user_pct, cpu_remote_system_pct;
+	struct nd_engine_cpu_share cpus[ND_ENGINE_MAX_CPUS];
+	int cpus_count;
+	struct nd_engine_if_delta iface;
+	char congestion_used[16];
+	char remote_congestion[16];
+	char error[160];		/* why a run failed, lower case */
+};
+
+/*
+ * Run one test as the client.  0 on success; -ECONNREFUSED/-ETIMEDOUT/
+ * -EHOSTUNREACH when the peer cannot be reached, -EBUSY when it answers
+ * busy, -EACCES when it wants authentication, -EPROTO on a protocol error,
+ * -EINVAL on bad parameters.  result->error says more.
+ */
+int nd_engine_run_client(const struct nd_engine_params *p, struct nd_engine_result *result);
+
+/* Server. */
+struct nd_server;
+
+struct nd_server_config {
+	uint16_t port;
+	const char *bind_addr;		/* NULL: any (IPv6 dual stack, else IPv4) */
+	int family;
+	int max_tests;			/* concurrent tests, default 1 */
+	int one_off;			/* -1: stop after this many tests (0 = forever) */
+	int idle_timeout_ms;		/* every control read, default 10000 */
+	bool json_log;			/* print each test's results as JSON */
+	bool quiet;
+	bool verbose_text;		/* print iperf3-like text per test */
+};
+
+void nd_server_config_init(struct nd_server_config *cfg);
+/* Bind and listen; 0 or negative errno. */
+int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_server);
+/* Run the accept loop in this thread until stopped or one_off reached. */
+int nd_server_run(struct nd_server *server);
+/* Ask the loop to stop (safe from another thread or a signal-driven flag). */
+void nd_server_request_stop(struct nd_server *server);
+void nd_server_destroy(struct nd_server *server);
+/* The bound port (useful with port 0). */
+uint16_t nd_server_port(const struct nd_server *server);
+unsigned nd_server_tests_done(const struct nd_server *server);
+
+/* Embedded loopback server in a background thread, for the baseline. */
+int nd_server_start_embedded(uint16_t port, struct nd_server **ret_server);
+void nd_server_stop_embedded(struct nd_server *server);
+
+#endif

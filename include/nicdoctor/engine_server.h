@@ -1,0 +1,66 @@
+/*
+ * engine_server.h - the server's internals shared by server.c (listener,
+ * routing of new connections by cookie, busy answers) and server_test.c
+ * (one test's control flow, in its own thread).
+ */
+#ifndef NICDOCTOR_ENGINE_SERVER_H
+#define NICDOCTOR_ENGINE_SERVER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "nicdoctor/engine_int.h"
+
+#define ND_SERVER_PENDING_MAX 64
+#define ND_SERVER_TESTS_MAX   64
+
+enum nd_slot_phase {
+	ND_SLOT_FREE = 0,
+	ND_SLOT_SETUP,		/* parameters, UDP streams */
+	ND_SLOT_AWAIT_STREAMS,	/* TCP data connections routed here */
+	ND_SLOT_RUNNING,
+	ND_SLOT_DONE,		/* thread finished, join it */
+};
+
+struct nd_server;
+
+struct nd_slot {
+	struct nd_server *server;
+	pthread_t thread;
+	int ctrl_fd;
+	char cookie[ND_COOKIE_LEN];
+	char peer[64];
+	uint16_t peer_port;
+	_Atomic int phase;
+	pthread_mutex_t lock;	/* guards the routed fds below */
+	pthread_cond_t cond;
+	int routed_fds[2 * ND_ENGINE_MAX_STREAMS];
+	int routed_count;
+	int routed_want;
+};
+
+struct nd_pending {
+	int fd;
+	char cookie[ND_COOKIE_LEN];
+	size_t got;
+	double deadline;
+};
+
+struct nd_server {
+	struct nd_server_config cfg;
+	int listen_fd;
+	uint16_t port;
+	_Atomic bool stop;
+	_Atomic unsigned tests_started, tests_done;
+	struct nd_slot slots[ND_SERVER_TESTS_MAX];
+	struct nd_pending pending[ND_SERVER_PENDING_MAX];
+	int pending_count;
+	pthread_mutex_t udp_setup_lock;	/* one UDP stream setup at a time */
+	pthread_mutex_t out_lock;	/* whole reports, not interleaved lines */
+	pthread_t embedded_thread;
+	bool embedded;
+};
+
+void *nd_server_test_main(void *arg);
+
+#endif

@@ -1,0 +1,260 @@
+/*
+ * cmd_bench.c - `nicdoctor bench -c HOST ...`: an iperf3-compatible client
+ * with iperf3's flag names, printing iperf3-like text or -J JSON.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "nicdoctor/cmd.h"
+#include "nicdoctor/common.h"
+#include "nicdoctor/engine_int.h"
+
+enum {
+	OPT_BIDIR = 256, OPT_GET_SERVER_OUTPUT, OPT_SKIP_RX_COPY, OPT_NO_GSO, OPT_RCV_TIMEOUT,
+	OPT_CONNECT_TIMEOUT, OPT_SAMPLE_IF,
+};
+
+static const struct option bench_options[] = {
+	{ "client", required_argument, NULL, 'c' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "parallel", required_argument, NULL, 'P' },
+	{ "time", required_argument, NULL, 't' },
+	{ "bytes", required_argument, NULL, 'n' },
+	{ "blockcount", required_argument, NULL, 'k' },
+	{ "omit", required_argument, NULL, 'O' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "reverse", no_argument, NULL, 'R' },
+	{ "bidir", no_argument, NULL, OPT_BIDIR },
+	{ "udp", no_argument, NULL, 'u' },
+	{ "bitrate", required_argument, NULL, 'b' },
+	{ "bandwidth", required_argument, NULL, 'b' },
+	{ "length", required_argument, NULL, 'l' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "set-mss", required_argument, NULL, 'M' },
+	{ "no-delay", no_argument, NULL, 'N' },
+	{ "congestion", required_argument, NULL, 'C' },
+	{ "zerocopy", no_argument, NULL, 'Z' },
+	{ "affinity", required_argument, NULL, 'A' },
+	{ "bind", required_argument, NULL, 'B' },
+	{ "version4", no_argument, NULL, '4' },
+	{ "version6", no_argument, NULL, '6' },
+	{ "title", required_argument, NULL, 'T' },
+	{ "tos", required_argument, NULL, 'S' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "get-server-output", no_argument, NULL, OPT_GET_SERVER_OUTPUT },
+	{ "skip-rx-copy", no_argument, NULL, OPT_SKIP_RX_COPY },
+	{ "no-gso", no_argument, NULL, OPT_NO_GSO },
+	{ "rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT },
+	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+	{ "sample-if", required_argument, NULL, OPT_SAMPLE_IF },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nicdoctor bench -c HOST [-p PORT] [-P N] [-t S | -n BYTES | -k BLOCKS]\n"
+		"         [-O S] [-i S] [-R | --bidir] [-u] [-b RATE] [-l LEN] [-w SIZE] [-M MSS]\n"
+		"         [-N] [-C ALGO] [-Z] [-A CPU,...] [-B ADDR] [-4|-6] [-S TOS] [-T TITLE]\n"
+		"         [-J] [--get-server-output] [--skip-rx-copy] [--no-gso]\n"
+		"         [--rcv-timeout MS] [--connect-timeout MS] [--sample-if IF]\n");
+}
+
+/* "128K", "1.5M", "2G": 1024-based for sizes, 1000-based for rates. */
+static int parse_amount(const char *text, bool rate, uint64_t *ret)
+{
+	char *end;
+	double v = strtod(text, &end), k = rate ? 1000.0 : 1024.0;
+
+	if (end == text || v < 0)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v *= k; end++; break;
+	case 'm': case 'M': v *= k * k; end++; break;
+	case 'g': case 'G': v *= k * k * k; end++; break;
+	case 't': case 'T': v *= k * k * k * k; end++; break;
+	default: break;
+	}
+	/* iperf3's "-b RATE/BURST": the burst is accepted and ignored. */
+	if (*end != '\0' && !(rate && *end == '/'))
+		return -EINVAL;
+	if (v > 1.8e19)
+		return -ERANGE;
+	*ret = (uint64_t)v;
+	return 0;
+}
+
+static int parse_int(const char *text, long lo, long hi, long *ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 0);
+	if (errno || end == text || *end || v < lo || v > hi)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+/* "0,1,2" or "0-3": one CPU per stream, in order, repeats allowed. */
+static int parse_cpus(const char *text, struct nd_engine_params *p)
+{
+	const char *s = text;
+
+	p->cpus_count = 0;
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a >= 4096)
+			return -EINVAL;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b >= 4096)
+				return -EINVAL;
+		}
+		for (long c = a; c <= b; c++) {
+			if (p->cpus_count >= ND_ENGINE_MAX_STREAMS)
+				return -EINVAL;
+			p->cpus[p->cpus_count++] = (int)c;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -EINVAL;
+	}
+	return p->cpus_count > 0 ? 0 : -EINVAL;
+}
+
+static int parse_option(int c, const char *arg, struct nd_engine_params *p, bool *json)
+{
+	uint64_t amount;
+	long v;
+	double d;
+	char *end;
+
+	switch (c) {
+	case 'c': p->host = arg; return 0;
+	case 'p': if (parse_int(arg, 1, 65535, &v)) return -EINVAL; p->port = (uint16_t)v; return 0;
+	case 'P': if (parse_int(arg, 1, 128, &v)) return -EINVAL; p->streams = (int)v; return 0;
+	case 't': case 'i':
+		d = strtod(arg, &end);
+		if (end == arg || *end || d < 0 || d > 86400)
+			return -EINVAL;
+		if (c == 't')
+			p->duration_sec = d;
+		else
+			p->interval_sec = d;
+		return 0;
+	case 'n': if (parse_amount(arg, false, &amount) || !amount) return -EINVAL;
+		p->bytes_total = amount; return 0;
+	case 'k': if (parse_amount(arg, false, &amount) || !amount) return -EINVAL;
+		p->blocks_total = amount; return 0;
+	case 'O': if (parse_int(arg, 0, 600, &v)) return -EINVAL; p->omit_sec = (int)v; return 0;
+	case 'R': p->reverse = true; return 0;
+	case OPT_BIDIR: p->bidir = true; return 0;
+	case 'u': p->udp = true; return 0;
+	case 'b': if (parse_amount(arg, true, &amount)) return -EINVAL;
+		p->rate_bps = amount; p->rate_set = true; return 0;
+	case 'l': if (parse_amount(arg, false, &amount) || !amount || amount > ND_TCP_LEN_MAX)
+			return -EINVAL;
+		p->len_bytes = (uint32_t)amount; return 0;
+	case 'w': if (parse_amount(arg, false, &amount) || !amount || amount > (1u << 30))
+			return -EINVAL;
+		p->window_bytes = (uint32_t)amount; return 0;
+	case 'M': if (parse_int(arg, 88, 9216, &v)) return -EINVAL; p->mss_bytes = (int)v; return 0;
+	case 'N': p->nodelay = true; return 0;
+	case 'C': p->congestion = arg; return 0;
+	case 'Z': p->zerocopy = true; return 0;
+	case 'A': return parse_cpus(arg, p);
+	case 'B': p->bind_addr = arg; return 0;
+	case '4': p->family = AF_INET; return 0;
+	case '6': p->family = AF_INET6; return 0;
+	case 'T': p->title = arg; return 0;
+	case 'S': if (parse_int(arg, 0, 255, &v)) return -EINVAL; p->tos = (int)v; return 0;
+	case 'J': *json = true; return 0;
+	case OPT_GET_SERVER_OUTPUT: p->get_server_output = true; return 0;
+	case OPT_SKIP_RX_COPY: p->skip_rx_copy = true; return 0;
+	case OPT_NO_GSO: p->no_gso = true; return 0;
+	case OPT_RCV_TIMEOUT: case OPT_CONNECT_TIMEOUT:
+		if (parse_int(arg, 1, 3600000, &v))
+			return -EINVAL;
+		p->connect_timeout_ms = (int)v;	/* one knob for both deadlines */
+		return 0;
+	case OPT_SAMPLE_IF:
+		if (nd_ifname_valid(arg) < 0)
+			return -EINVAL;
+		p->ifname = arg;
+		return 0;
+	default: return -EINVAL;
+	}
+}
+
+static int exit_code(int rc)
+{
+	if (rc == 0)
+		return ND_EXIT_OK;
+	if (rc == -EINVAL)
+		return ND_EXIT_USAGE;
+	return ND_EXIT_ENV;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct nd_engine_params p;
+	struct nd_client_opts o = { .text_out = stdout };
+	struct nd_engine_result *r;
+	cJSON *json = NULL;
+	int c, rc;
+
+	nd_engine_params_init(&p);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:p:P:t:n:k:O:i:Rub:l:w:M:NC:ZA:B:46T:S:Jh",
+				bench_options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return ND_EXIT_OK;
+		}
+		if (c == '?' || parse_option(c, optarg, &p, &o.json) < 0) {
+			if (c != '?')
+				nd_err("invalid value '%s' for option '-%c'", optarg ? optarg : "",
+				       c < 256 ? c : '-');
+			usage(stderr);
+			return ND_EXIT_USAGE;
+		}
+	}
+	if (optind < argc || !p.host) {
+		nd_err(optind < argc ? "unexpected argument '%s'" : "no server given (-c HOST)%s",
+		       optind < argc ? argv[optind] : "");
+		usage(stderr);
+		return ND_EXIT_USAGE;
+	}
+	if (p.reverse && p.bidir) {
+		nd_err("-R and --bidir cannot be used together");
+		return ND_EXIT_USAGE;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return ND_EXIT_ENV;
+	rc = nd_client_run(&p, &o, r, &json);
+	if (json) {
+		char *text = cJSON_Print(json);
+
+		if (text)
+			printf("%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(json);
+	}
+	if (rc < 0)
+		nd_err("%s", r->error[0] ? r->error : strerror(-rc));
+	free(r);
+	return exit_code(rc);
+}

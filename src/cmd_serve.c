@@ -1,0 +1,138 @@
+/*
+ * cmd_serve.c - `nicdoctor serve`: an iperf3-compatible server.  -1 runs one
+ * test and exits; --max-tests N runs up to N tests from different clients
+ * at once; --idle-timeout bounds every control read.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "nicdoctor/cmd.h"
+#include "nicdoctor/common.h"
+#include "nicdoctor/engine.h"
+
+enum { OPT_MAX_TESTS = 256, OPT_IDLE_TIMEOUT, OPT_TESTS };
+
+static const struct option serve_options[] = {
+	{ "port", required_argument, NULL, 'p' },
+	{ "one-off", no_argument, NULL, '1' },
+	{ "bind", required_argument, NULL, 'B' },
+	{ "version4", no_argument, NULL, '4' },
+	{ "version6", no_argument, NULL, '6' },
+	{ "max-tests", required_argument, NULL, OPT_MAX_TESTS },
+	{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
+	{ "tests", required_argument, NULL, OPT_TESTS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The signal handler's only way to reach the loop: an atomic flag store. */
+static struct nd_server *signal_target;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (signal_target)
+		nd_server_request_stop(signal_target);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: nicdoctor serve [-p PORT] [-1] [-B ADDR] [-4|-6] [--max-tests N]\n"
+		   "         [--idle-timeout S] [--tests N] [-q]\n");
+}
+
+static int parse_long(const char *text, long lo, long hi, long *ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < lo || v > hi)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct nd_server_config *cfg)
+{
+	long v;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:1B:46qh", serve_options, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_long(optarg, 1, 65535, &v))
+				goto bad;
+			cfg->port = (uint16_t)v;
+			break;
+		case '1': cfg->one_off = 1; break;
+		case 'B': cfg->bind_addr = optarg; break;
+		case '4': cfg->family = AF_INET; break;
+		case '6': cfg->family = AF_INET6; break;
+		case 'q': cfg->quiet = true; break;
+		case OPT_MAX_TESTS:
+			if (parse_long(optarg, 1, 64, &v))
+				goto bad;
+			cfg->max_tests = (int)v;
+			break;
+		case OPT_IDLE_TIMEOUT:
+			if (parse_long(optarg, 1, 3600, &v))
+				goto bad;
+			cfg->idle_timeout_ms = (int)v * 1000;
+			break;
+		case OPT_TESTS:
+			if (parse_long(optarg, 1, 1000000, &v))
+				goto bad;
+			cfg->one_off = (int)v;
+			break;
+		case 'h': usage(stdout); return 1;
+		default: usage(stderr); return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		nd_err("unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	nd_err("invalid value '%s'", optarg);
+	usage(stderr);
+	return -EINVAL;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct nd_server_config cfg;
+	struct nd_server *server;
+	struct sigaction sa;
+	int rc;
+
+	nd_server_config_init(&cfg);
+	rc = parse_args(argc, argv, &cfg);
+	if (rc != 0)
+		return rc > 0 ? ND_EXIT_OK : ND_EXIT_USAGE;
+	rc = nd_server_create(&cfg, &server);
+	if (rc < 0) {
+		nd_err("cannot listen on port %u: %s", cfg.port, strerror(-rc));
+		return ND_EXIT_ENV;
+	}
+	signal_target = server;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	nd_server_run(server);
+	signal_target = NULL;
+	nd_server_destroy(server);
+	return ND_EXIT_OK;
+}

@@ -1,0 +1,294 @@
+/*
+ * client.c - one test as the iperf3 client: cookie, parameters, streams,
+ * the timed run with interval reports, TEST_END, results both ways and a
+ * prompt IPERF_DONE (protocol doc §1, §4).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/engine_int.h"
+
+/* Turn busy, SERVER_ERROR and surprises into errors with a message. */
+static int check_state(struct nd_test *t, int8_t st, int8_t want)
+{
+	if (st == want)
+		return 0;
+	if (st == ND_ACCESS_DENIED) {
+		snprintf(t->err, sizeof(t->err), "%s", nd_proto_error_text(ND_IE_ACCESSDENIED));
+		return -EBUSY;
+	}
+	if (st == ND_SERVER_ERROR) {
+		int32_t code = 0, err = 0;
+
+		if (nd_net_read_full(t->ctrl_fd, &code, 4, t->timeout_ms) == 0)
+			code = (int32_t)ntohl((uint32_t)code);
+		/* 3.12's auth refusal sends no errno int: do not wait long for it. */
+		if (nd_net_read_full(t->ctrl_fd, &err, 4, 500) == 0)
+			err = (int32_t)ntohl((uint32_t)err);
+		snprintf(t->err, sizeof(t->err), "server error %d: %s%s%s", code,
+			 nd_proto_error_text(code), err ? ": " : "", err ? strerror(err) : "");
+		return code == ND_IE_AUTHTEST ? -EACCES : -EPROTO;
+	}
+	if (st == ND_SERVER_TERMINATE) {
+		snprintf(t->err, sizeof(t->err), "the server has terminated");
+		return -ECONNRESET;
+	}
+	snprintf(t->err, sizeof(t->err), "unexpected control state %d (wanted %d)", st, want);
+	return -EPROTO;
+}
+
+static int expect_state(struct nd_test *t, int8_t want)
+{
+	int8_t st;
+	int rc = nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms);
+
+	if (rc < 0) {
+		snprintf(t->err, sizeof(t->err), "control connection: %s",
+			 rc == -ECONNRESET ? "closed by the server" : strerror(-rc));
+		return rc == -ETIMEDOUT ? rc : -ECONNRESET;
+	}
+	return check_state(t, st, want);
+}
+
+static int udp_handshake(struct nd_test *t, int fd)
+{
+	static const uint8_t hello[4] = { 0x39, 0x38, 0x37, 0x36 };
+	static const uint8_t reply[4] = { 0x36, 0x37, 0x38, 0x39 };
+	static const uint8_t legacy[4] = { 0xb1, 0x68, 0xde, 0x3a };
+	uint8_t buf[2048];
+	double deadline = nd_now_sec() + t->timeout_ms / 1000.0;
+
+	if (send(fd, hello, sizeof(hello), 0) != (ssize_t)sizeof(hello))
+		return -errno;
+	/* With -R some early data may arrive before the reply: skip it. */
+	while (nd_now_sec() < deadline) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && errno == ECONNREFUSED)
+			return -ECONNREFUSED;
+		if (n == 4 && (memcmp(buf, reply, 4) == 0 || memcmp(buf, legacy, 4) == 0))
+			return 0;
+	}
+	return -ETIMEDOUT;
+}
+
+static int create_streams(struct nd_test *t)
+{
+	const struct nd_engine_params *p = &t->p;
+	int n = p->bidir ? 2 * p->streams : p->streams;
+	int i, rc, fd;
+
+	for (i = 0; i < n; i++) {
+		rc = nd_net_connect(p->host, p->port, p->family, p->bind_addr,
+				    p->udp ? SOCK_DGRAM : SOCK_STREAM, t->timeout_ms, &fd);
+		if (rc < 0)
+			return rc;
+		if (p->udp) {
+			nd_stream_configure(t, fd);
+			rc = udp_handshake(t, fd);
+		} else {
+			rc = nd_net_write_full(fd, t->cookie, ND_COOKIE_LEN, t->timeout_ms);
+		}
+		if (rc == 0)
+			rc = nd_test_add_stream(t, fd);
+		if (rc < 0) {
+			close(fd);
+			snprintf(t->err, sizeof(t->err), "cannot open data stream %d: %s", i + 1,
+				 strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* A message from the server mid-test is an error or a termination. */
+static int ctrl_event(struct nd_test *t)
+{
+	int rc = expect_state(t, 127);
+
+	if (rc == -ECONNRESET && strncmp(t->err, "control", 7) == 0)
+		snprintf(t->err, sizeof(t->err), "the server closed the control connection");
+	return rc < 0 ? rc : -EPROTO;
+}
+
+static int run_loop(struct nd_test *t)
+{
+	bool by_amount = t->p.bytes_total || t->p.blocks_total;
+	double iv = t->p.interval_sec > 0 ? t->p.interval_sec : 1e9;
+	double next_iv = t->t_start + iv;
+
+	for (;;) {
+		double now = nd_now_sec(), wake;
+		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
+
+		if (atomic_load(&t->limit_reached) || (!by_amount && now >= t->t_end))
+			return 0;
+		wake = by_amount ? now + 0.005 : t->t_end;
+		if (next_iv < wake)
+			wake = next_iv;
+		if (!t->omit_done && t->t_omit_end < wake)
+			wake = t->t_omit_end;
+		if (poll(&pfd, 1, wake > now ? (int)((wake - now) * 1000) + 1 : 0) > 0)
+			return ctrl_event(t);
+		now = nd_now_sec();
+		if (!t->omit_done && now >= t->t_omit_end) {
+			nd_test_tick(t, now);
+			next_iv = t->t_omit_end + iv;
+			t->t_end = t->t_omit_end + t->p.duration_sec;
+		} else if (now >= next_iv && (by_amount || now < t->t_end - 0.01)) {
+			nd_test_tick(t, now);
+			next_iv += iv;
+		}
+	}
+}
+
+static int exchange_results(struct nd_test *t)
+{
+	cJSON *ours = NULL, *theirs = NULL;
+	int rc = expect_state(t, ND_EXCHANGE_RESULTS);
+
+	if (rc == 0)
+		rc = nd_test_results_json(t, &ours);
+	if (rc == 0)
+		rc = nd_proto_send_json(t->ctrl_fd, ours, t->timeout_ms);
+	if (rc == 0) {
+		rc = nd_proto_recv_json(t->ctrl_fd, ND_RESULTS_JSON_MAX, t->timeout_ms, &theirs);
+		if (rc < 0)
+			snprintf(t->err, sizeof(t->err), "cannot read the server's results: %s",
+				 strerror(-rc));
+	}
+	if (rc == 0)
+		rc = nd_test_apply_remote(t, theirs);
+	if (rc == 0)
+		rc = expect_state(t, ND_DISPLAY_RESULTS);
+	if (rc == 0)
+		rc = nd_proto_send_state(t->ctrl_fd, ND_IPERF_DONE, t->timeout_ms);
+	cJSON_Delete(ours);
+	cJSON_Delete(theirs);
+	return rc;
+}
+
+static int setup(struct nd_test *t)
+{
+	const struct nd_engine_params *p = &t->p;
+	cJSON *params = NULL;
+	int rc, one = 1;
+
+	rc = nd_net_connect(p->host, p->port, p->family, p->bind_addr, SOCK_STREAM,
+			    p->connect_timeout_ms > 0 ? p->connect_timeout_ms : 10000, &t->ctrl_fd);
+	if (rc < 0) {
+		t->ctrl_fd = -1;
+		snprintf(t->err, sizeof(t->err), "cannot connect to '%s' port %u: %s", p->host,
+			 p->port, strerror(-rc));
+		return rc;
+	}
+	setsockopt(t->ctrl_fd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof(one));
+	nd_proto_make_cookie(t->cookie);
+	rc = nd_net_write_full(t->ctrl_fd, t->cookie, ND_COOKIE_LEN, t->timeout_ms);
+	if (rc == 0)
+		rc = expect_state(t, ND_PARAM_EXCHANGE);
+	if (rc == 0)
+		rc = nd_params_to_json(p, &params);
+	if (rc == 0)
+		rc = nd_proto_send_json(t->ctrl_fd, params, t->timeout_ms);
+	cJSON_Delete(params);
+	if (rc == 0)
+		rc = expect_state(t, ND_CREATE_STREAMS);
+	if (rc == 0)
+		rc = create_streams(t);
+	if (rc == 0)
+		rc = expect_state(t, ND_TEST_START);
+	if (rc == 0)
+		rc = expect_state(t, ND_TEST_RUNNING);
+	if (rc < 0 && !t->err[0])
+		snprintf(t->err, sizeof(t->err), "test setup failed: %s", strerror(-rc));
+	return rc;
+}
+
+static int validate(const struct nd_engine_params *p, char *err, size_t size)
+{
+	if (!p->host || !p->host[0])
+		snprintf(err, size, "no server host given");
+	else if (p->streams < 1 || p->streams > ND_ENGINE_MAX_STREAMS)
+		snprintf(err, size, "number of streams must be 1-128, not %d", p->streams);
+	else if (p->udp && p->len_bytes && (p->len_bytes < ND_UDP_LEN_MIN ||
+					    p->len_bytes > ND_UDP_LEN_MAX))
+		snprintf(err, size, "UDP block size must be 16-65507, not %u", p->len_bytes);
+	else if (!p->udp && p->len_bytes > ND_TCP_LEN_MAX)
+		snprintf(err, size, "TCP block size must be at most 1 MiB");
+	else if (p->duration_sec < 0 || p->duration_sec > 86400 || p->omit_sec < 0 ||
+		 p->omit_sec > 600)
+		snprintf(err, size, "duration must be 0-86400 s and omit 0-600 s");
+	else
+		return 0;
+	return -EINVAL;
+}
+
+int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts *o,
+		  struct nd_engine_result *r, cJSON **ret_json)
+{
+	struct nd_test t;
+	int rc, rc2;
+	char err[160];
+
+	memset(r, 0, sizeof(*r));
+	if (validate(p, r->error, sizeof(r->error)) < 0)
+		return -EINVAL;
+	if (nd_test_init(&t, p, false) < 0)
+		return -ENOMEM;
+	if (!t.p.port)
+		t.p.port = ND_ENGINE_PORT_DEFAULT;
+	t.extra.udp_64bit = p->udp;	/* we always ask for 64-bit counters */
+	if (p->connect_timeout_ms > 0)
+		t.timeout_ms = p->connect_timeout_ms;
+	t.keep_intervals = o && o->json;
+	t.text_out = o && !o->json ? o->text_out : NULL;
+	if (t.text_out)
+		fprintf(t.text_out, "Connecting to host %s, port %u\n", p->host, t.p.port);
+	rc = setup(&t);
+	if (rc == 0) {
+		if (t.text_out)
+			nd_out_text_header(t.text_out, &t);
+		nd_test_begin(&t);
+		rc = nd_test_start_workers(&t);
+		if (rc == 0)
+			rc = run_loop(&t);
+		nd_test_stop_senders(&t);
+		if (rc == 0)
+			rc = nd_proto_send_state(t.ctrl_fd, ND_TEST_END, t.timeout_ms);
+		nd_test_stop_receivers(&t, rc == 0 ? (t.p.udp ? 100 : 500) : 0);
+		nd_test_finish(&t);
+		if (rc == 0)
+			rc = exchange_results(&t);
+	}
+	nd_test_fill_result(&t, r);
+	if (rc == 0 && t.text_out) {
+		nd_out_text_summary(t.text_out, &t);
+		if (t.server_output_text)
+			fprintf(t.text_out, "\nServer output:\n%s", t.server_output_text);
+		fprintf(t.text_out, "\nnicdoctor bench done.\n");
+	}
+	if (ret_json && t.keep_intervals)
+		*ret_json = nd_out_json(&t, rc);
+	nd_strlcpy(err, t.err, sizeof(err));
+	rc2 = rc;
+	nd_test_free(&t);
+	if (rc2 < 0 && !r->error[0])
+		snprintf(r->error, sizeof(r->error), "%s", err[0] ? err : strerror(-rc2));
+	return rc2;
+}
+
+int nd_engine_run_client(const struct nd_engine_params *p, struct nd_engine_result *r)
+{
+	return nd_client_run(p, NULL, r, NULL);
+}

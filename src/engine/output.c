@@ -1,0 +1,251 @@
+/*
+ * output.c - iperf3-like text (interval lines, sender/receiver summary) for
+ * bench and serve.  Stream rows come from one helper per shape so the
+ * interval and summary lines cannot drift apart.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nicdoctor/engine_int.h"
+
+/* iperf3's unit_snprintf: 1024-based bytes, 1000-based bits. */
+static void fmt_unit(char *buf, size_t size, double v, bool bits)
+{
+	static const char *const bytes_u[] = { "Bytes", "KBytes", "MBytes", "GBytes", "TBytes" };
+	static const char *const bits_u[] = { "bits", "Kbits", "Mbits", "Gbits", "Tbits" };
+	double k = bits ? 1000.0 : 1024.0;
+	int u = 0;
+
+	while (v >= k && u < 4) {
+		v /= k;
+		u++;
+	}
+	if (v < 9.995)
+		snprintf(buf, size, "%4.2f %s", v, bits ? bits_u[u] : bytes_u[u]);
+	else if (v < 99.95)
+		snprintf(buf, size, "%4.1f %s", v, bits ? bits_u[u] : bytes_u[u]);
+	else
+		snprintf(buf, size, "%4.0f %s", v, bits ? bits_u[u] : bytes_u[u]);
+}
+
+static const char *role_tag(const struct nd_test *t, bool sending)
+{
+	if (!t->p.bidir)
+		return "";
+	if (t->is_server)
+		return sending ? "[TX-S]" : "[RX-S]";
+	return sending ? "[TX-C]" : "[RX-C]";
+}
+
+static void row(FILE *f, const char *id, const char *role, double a, double b, uint64_t bytes,
+		const char *tail)
+{
+	char xfer[32], rate[32];
+	double sec = b - a;
+
+	fmt_unit(xfer, sizeof(xfer), (double)bytes, false);
+	fmt_unit(rate, sizeof(rate), sec > 0 ? (double)bytes * 8.0 / sec : 0, true);
+	fprintf(f, "[%s]%s %6.2f-%-6.2f sec  %s  %s/sec%s\n", id, role, a, b, xfer, rate, tail);
+}
+
+void nd_out_text_header(FILE *f, const struct nd_test *t)
+{
+	for (int i = 0; i < t->streams_count; i++) {
+		const struct nd_stream *s = &t->streams[i];
+
+		fprintf(f, "[%3d] local %s port %u connected to %s port %u\n", s->id,
+			s->local_host, s->local_port, s->remote_host, s->remote_port);
+	}
+	fflush(f);
+}
+
+static void iv_header(FILE *f, const struct nd_test *t, bool sending)
+{
+	fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n", t->p.bidir ? "[Role]" : "",
+		t->p.udp ? (sending ? "         Total Datagrams" :
+			    "         Jitter    Lost/Total Datagrams") :
+			   (sending ? "         Retr  Cwnd" : ""));
+}
+
+static void iv_group(FILE *f, const struct nd_test *t, const struct nd_interval *iv, bool sending)
+{
+	uint64_t sum_bytes = 0, sum_pk = 0, sum_lost = 0;
+	int64_t sum_retr = 0;
+	int n = 0;
+	char id[8], tail[96], cwnd[32];
+
+	for (int i = 0; i < t->streams_count; i++) {
+		const struct nd_stream *s = &t->streams[i];
+		const struct nd_iv_stream *v = &iv->streams[i];
+
+		if (s->sending != sending)
+			continue;
+		n++;
+		sum_bytes += v->bytes;
+		sum_pk += v->packets;
+		sum_lost += v->lost;
+		sum_retr += v->retransmits > 0 ? v->retransmits : 0;
+		snprintf(id, sizeof(id), "%3d", s->id);
+		tail[0] = '\0';
+		if (t->p.udp && sending) {
+			snprintf(tail, sizeof(tail), "  %llu", (unsigned long long)v->packets);
+		} else if (t->p.udp) {
+			uint64_t total = v->packets + v->lost;
+
+			snprintf(tail, sizeof(tail), "  %.3f ms  %llu/%llu (%.2g%%)", v->jitter_sec * 1e3,
+				 (unsigned long long)v->lost, (unsigned long long)total,
+				 total ? 100.0 * (double)v->lost / (double)total : 0.0);
+		} else if (sending) {
+			fmt_unit(cwnd, sizeof(cwnd), v->snd_cwnd, false);
+			snprintf(tail, sizeof(tail), "  %4lld   %s", (long long)(v->retransmits > 0 ?
+				 v->retransmits : 0), cwnd);
+		}
+		if (iv->omitted)
+			strncat(tail, "  (omitted)", sizeof(tail) - strlen(tail) - 1);
+		row(f, id, role_tag(t, sending), iv->start_sec, iv->end_sec, v->bytes, tail);
+	}
+	if (n > 1) {
+		tail[0] = '\0';
+		if (t->p.udp && sending)
+			snprintf(tail, sizeof(tail), "  %llu", (unsigned long long)sum_pk);
+		else if (t->p.udp)
+			snprintf(tail, sizeof(tail), "  lost %llu", (unsigned long long)sum_lost);
+		else if (sending)
+			snprintf(tail, sizeof(tail), "  %4lld", (long long)sum_retr);
+		row(f, "SUM", role_tag(t, sending), iv->start_sec, iv->end_sec, sum_bytes, tail);
+	}
+}
+
+void nd_out_text_interval(FILE *f, const struct nd_test *t, const struct nd_interval *iv)
+{
+	bool has_tx = false, has_rx = false;
+
+	for (int i = 0; i < t->streams_count; i++) {
+		if (t->streams[i].sending)
+			has_tx = true;
+		else
+			has_rx = true;
+	}
+	if (t->intervals_count == 0 && t->t_last_iv == t->t_start)
+		iv_header(f, t, has_tx && !has_rx);
+	if (has_tx)
+		iv_group(f, t, iv, true);
+	if (has_rx)
+		iv_group(f, t, iv, false);
+	if (t->streams_count > 1 || t->p.bidir)
+		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	fflush(f);
+}
+
+/* One summary row: the sender's or the receiver's view of a stream. */
+struct sum_row {
+	uint64_t bytes, packets, lost;
+	double sec, jitter_sec;
+	int64_t retrans;
+	bool valid;
+};
+
+static void sum_views(const struct nd_test *t, const struct nd_stream *s, struct sum_row *tx,
+		      struct sum_row *rx)
+{
+	double sec = t->t_end - t->t_omit_end;
+	uint64_t local = atomic_load(&s->bytes) - s->omit_bytes;
+
+	memset(tx, 0, sizeof(*tx));
+	memset(rx, 0, sizeof(*rx));
+	tx->sec = rx->sec = sec;
+	if (s->sending) {
+		*tx = (struct sum_row){ local, atomic_load(&s->packets) - s->omit_packets, 0, sec, 0,
+					t->p.udp ? -1 : (int64_t)(s->tcp.total_retrans - s->omit_retrans),
+					true };
+		*rx = (struct sum_row){ s->remote_bytes, s->remote_packets, s->remote_lost,
+					s->remote_end_sec > 0 ? s->remote_end_sec : sec,
+					s->remote_jitter_sec, -1, s->have_remote };
+	} else {
+		*tx = (struct sum_row){ s->remote_bytes, s->remote_packets, 0,
+					s->remote_end_sec > 0 ? s->remote_end_sec : sec, 0,
+					s->remote_retrans, s->have_remote };
+		*rx = (struct sum_row){ local, s->acct.highest_seq, s->acct.lost, sec,
+					s->acct.jitter_sec, -1, true };
+	}
+}
+
+static void sum_line(FILE *f, const struct nd_test *t, const char *id, const char *role,
+		     const struct sum_row *v, bool sender)
+{
+	char tail[128];
+
+	if (!v->valid)
+		return;
+	if (t->p.udp) {
+		uint64_t total = sender ? v->packets : v->packets;
+
+		snprintf(tail, sizeof(tail), "  %.3f ms  %llu/%llu (%.2g%%)  %s",
+			 v->jitter_sec * 1e3, (unsigned long long)v->lost, (unsigned long long)total,
+			 total ? 100.0 * (double)v->lost / (double)total : 0.0,
+			 sender ? "sender" : "receiver");
+	} else if (sender && v->retrans >= 0) {
+		snprintf(tail, sizeof(tail), "  %4lld             sender", (long long)v->retrans);
+	} else {
+		snprintf(tail, sizeof(tail), "                   %s", sender ? "sender" : "receiver");
+	}
+	row(f, id, role, 0, v->sec, v->bytes, tail);
+}
+
+static void summary_group(FILE *f, const struct nd_test *t, bool sending)
+{
+	struct sum_row tx, rx, stx = { 0 }, srx = { 0 };
+	char id[8];
+	int n = 0;
+
+	stx.valid = srx.valid = true;
+	for (int i = 0; i < t->streams_count; i++) {
+		const struct nd_stream *s = &t->streams[i];
+
+		if (s->sending != sending)
+			continue;
+		sum_views(t, s, &tx, &rx);
+		snprintf(id, sizeof(id), "%3d", s->id);
+		sum_line(f, t, id, role_tag(t, sending), &tx, true);
+		sum_line(f, t, id, role_tag(t, sending), &rx, false);
+		n++;
+		stx.bytes += tx.bytes;
+		stx.packets += tx.packets;
+		stx.retrans = (tx.retrans >= 0 ? stx.retrans + tx.retrans : stx.retrans);
+		stx.sec = fmax(stx.sec, tx.sec);
+		stx.valid = stx.valid && tx.valid;
+		srx.bytes += rx.bytes;
+		srx.packets += rx.packets;
+		srx.lost += rx.lost;
+		srx.jitter_sec += rx.jitter_sec;
+		srx.sec = fmax(srx.sec, rx.sec);
+		srx.valid = srx.valid && rx.valid;
+	}
+	if (n > 1) {
+		srx.jitter_sec /= n;
+		sum_line(f, t, "SUM", role_tag(t, sending), &stx, true);
+		sum_line(f, t, "SUM", role_tag(t, sending), &srx, false);
+	}
+}
+
+void nd_out_text_summary(FILE *f, const struct nd_test *t)
+{
+	bool has_tx = false, has_rx = false;
+
+	for (int i = 0; i < t->streams_count; i++) {
+		if (t->streams[i].sending)
+			has_tx = true;
+		else
+			has_rx = true;
+	}
+	if (t->streams_count <= 1 && !t->p.bidir)
+		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n", t->p.bidir ? "[Role]" : "",
+		t->p.udp ? "         Jitter    Lost/Total Datagrams" : "         Retr");
+	if (has_tx)
+		summary_group(f, t, true);
+	if (has_rx)
+		summary_group(f, t, false);
+	fflush(f);
+}

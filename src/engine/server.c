@@ -1,0 +1,321 @@
+/*
+ * server.c - `serve`'s listener: every new connection is held (with a
+ * deadline) until its 37-byte cookie arrives, then routed: to a test that
+ * is waiting for data streams with that cookie, to a free test slot as a
+ * new control connection, or answered 0xFF "busy" and closed, as iperf3
+ * does.  `--max-tests N` allows N tests at once; each runs in its thread.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "nicdoctor/engine_server.h"
+
+void nd_server_config_init(struct nd_server_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->port = ND_ENGINE_PORT_DEFAULT;
+	cfg->max_tests = 1;
+	cfg->idle_timeout_ms = 10000;
+}
+
+int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_server)
+{
+	struct nd_server *s = calloc(1, sizeof(*s));
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[64];
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	s->cfg = *cfg;
+	if (s->cfg.max_tests < 1 || s->cfg.max_tests > ND_SERVER_TESTS_MAX ||
+	    s->cfg.idle_timeout_ms < 1) {
+		free(s);
+		return -EINVAL;
+	}
+	rc = nd_net_listen(cfg->bind_addr, cfg->port, cfg->family, SOCK_STREAM, &s->listen_fd);
+	if (rc < 0) {
+		free(s);
+		return rc;
+	}
+	if (getsockname(s->listen_fd, (struct sockaddr *)&ss, &sl) == 0)
+		nd_net_addr_str(&ss, host, sizeof(host), &s->port);
+	for (int i = 0; i < ND_SERVER_TESTS_MAX; i++) {
+		s->slots[i].server = s;
+		s->slots[i].ctrl_fd = -1;
+		pthread_mutex_init(&s->slots[i].lock, NULL);
+		pthread_cond_init(&s->slots[i].cond, NULL);
+	}
+	pthread_mutex_init(&s->udp_setup_lock, NULL);
+	pthread_mutex_init(&s->out_lock, NULL);
+	*ret_server = s;
+	return 0;
+}
+
+uint16_t nd_server_port(const struct nd_server *server)
+{
+	return server->port;
+}
+
+unsigned nd_server_tests_done(const struct nd_server *server)
+{
+	return atomic_load(&((struct nd_server *)server)->tests_done);
+}
+
+void nd_server_request_stop(struct nd_server *server)
+{
+	atomic_store(&server->stop, true);
+}
+
+static void busy(int fd)
+{
+	int8_t st = ND_ACCESS_DENIED;
+
+	(void)!send(fd, &st, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	close(fd);
+}
+
+/* Join finished tests; returns how many are still active. */
+static int reap(struct nd_server *s)
+{
+	int active = 0;
+
+	for (int i = 0; i < s->cfg.max_tests; i++) {
+		struct nd_slot *sl = &s->slots[i];
+		int phase = atomic_load(&sl->phase);
+
+		if (phase == ND_SLOT_DONE) {
+			pthread_join(sl->thread, NULL);
+			atomic_store(&sl->phase, ND_SLOT_FREE);
+			atomic_fetch_add(&s->tests_done, 1);
+		} else if (phase != ND_SLOT_FREE) {
+			active++;
+		}
+	}
+	return active;
+}
+
+static bool anyone_awaits_streams(struct nd_server *s)
+{
+	for (int i = 0; i < s->cfg.max_tests; i++)
+		if (atomic_load(&s->slots[i].phase) == ND_SLOT_AWAIT_STREAMS)
+			return true;
+	return false;
+}
+
+static struct nd_slot *free_slot(struct nd_server *s)
+{
+	unsigned started = atomic_load(&s->tests_started);
+
+	if (s->cfg.one_off > 0 && started >= (unsigned)s->cfg.one_off)
+		return NULL;
+	for (int i = 0; i < s->cfg.max_tests; i++)
+		if (atomic_load(&s->slots[i].phase) == ND_SLOT_FREE)
+			return &s->slots[i];
+	return NULL;
+}
+
+static void start_test(struct nd_server *s, struct nd_slot *sl, struct nd_pending *pd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	sl->ctrl_fd = pd->fd;
+	memcpy(sl->cookie, pd->cookie, ND_COOKIE_LEN);
+	sl->cookie[ND_COOKIE_LEN - 1] = '\0';
+	sl->routed_count = 0;
+	sl->routed_want = 0;
+	sl->peer[0] = '\0';
+	if (getpeername(pd->fd, (struct sockaddr *)&ss, &len) == 0)
+		nd_net_addr_str(&ss, sl->peer, sizeof(sl->peer), &sl->peer_port);
+	atomic_store(&sl->phase, ND_SLOT_SETUP);
+	atomic_fetch_add(&s->tests_started, 1);
+	if (pthread_create(&sl->thread, NULL, nd_server_test_main, sl) != 0) {
+		close(pd->fd);
+		sl->ctrl_fd = -1;
+		atomic_store(&sl->phase, ND_SLOT_FREE);
+		atomic_fetch_sub(&s->tests_started, 1);
+	}
+}
+
+/* A complete cookie: a data stream of a waiting test, or a new test. */
+static void route(struct nd_server *s, struct nd_pending *pd)
+{
+	struct nd_slot *sl;
+
+	for (int i = 0; i < s->cfg.max_tests; i++) {
+		sl = &s->slots[i];
+		if (atomic_load(&sl->phase) != ND_SLOT_AWAIT_STREAMS ||
+		    memcmp(sl->cookie, pd->cookie, ND_COOKIE_LEN - 1) != 0)
+			continue;
+		pthread_mutex_lock(&sl->lock);
+		if (sl->routed_count < sl->routed_want) {
+			sl->routed_fds[sl->routed_count++] = pd->fd;
+			pd->fd = -1;
+			pthread_cond_signal(&sl->cond);
+		}
+		pthread_mutex_unlock(&sl->lock);
+		if (pd->fd < 0)
+			return;
+	}
+	sl = free_slot(s);
+	if (sl)
+		start_test(s, sl, pd);
+	else
+		busy(pd->fd);
+	pd->fd = -1;
+}
+
+static void accept_new(struct nd_server *s)
+{
+	int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	/* iperf3 answers busy without reading the cookie when nothing can use it. */
+	if (!free_slot(s) && !anyone_awaits_streams(s)) {
+		busy(fd);
+		return;
+	}
+	if (s->pending_count == ND_SERVER_PENDING_MAX) {
+		close(fd);
+		return;
+	}
+	s->pending[s->pending_count++] = (struct nd_pending){
+		.fd = fd, .got = 0,
+		.deadline = nd_now_sec() + s->cfg.idle_timeout_ms / 1000.0,
+	};
+}
+
+static void read_pending(struct nd_server *s, struct nd_pending *pd)
+{
+	ssize_t n = recv(pd->fd, pd->cookie + pd->got, ND_COOKIE_LEN - pd->got, MSG_DONTWAIT);
+
+	if (n > 0) {
+		pd->got += (size_t)n;
+		if (pd->got == ND_COOKIE_LEN)
+			route(s, pd);
+	} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+		close(pd->fd);
+		pd->fd = -1;
+	}
+}
+
+static void poll_once(struct nd_server *s)
+{
+	struct pollfd pfd[1 + ND_SERVER_PENDING_MAX];
+	double now;
+	int n = 0, i, k;
+
+	pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
+	for (i = 0; i < s->pending_count; i++)
+		pfd[n++] = (struct pollfd){ .fd = s->pending[i].fd, .events = POLLIN };
+	if (poll(pfd, (nfds_t)n, 100) <= 0)
+		return;
+	for (i = 0; i < s->pending_count; i++)
+		if (pfd[1 + i].revents)
+			read_pending(s, &s->pending[i]);
+	now = nd_now_sec();
+	for (i = 0, k = 0; i < s->pending_count; i++) {
+		struct nd_pending *pd = &s->pending[i];
+
+		if (pd->fd >= 0 && now > pd->deadline) {
+			close(pd->fd);	/* a cookie that never came */
+			pd->fd = -1;
+		}
+		if (pd->fd >= 0)
+			s->pending[k++] = *pd;
+	}
+	s->pending_count = k;
+	if (pfd[0].revents & POLLIN)
+		accept_new(s);
+}
+
+int nd_server_run(struct nd_server *s)
+{
+	if (!s->cfg.quiet && !s->embedded) {
+		printf("-----------------------------------------------------------\n"
+		       "Server listening on %u (nicdoctor, up to %d test%s at once)\n"
+		       "-----------------------------------------------------------\n",
+		       s->port, s->cfg.max_tests, s->cfg.max_tests > 1 ? "s" : "");
+		fflush(stdout);
+	}
+	for (;;) {
+		int active = reap(s);
+
+		if (atomic_load(&s->stop) ||
+		    (s->cfg.one_off > 0 && active == 0 &&
+		     atomic_load(&s->tests_done) >= (unsigned)s->cfg.one_off))
+			break;
+		poll_once(s);
+	}
+	/* Tests see the stop flag within their poll interval and finish. */
+	atomic_store(&s->stop, true);
+	while (reap(s) > 0) {
+		struct timespec ts = { 0, 20000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+void nd_server_destroy(struct nd_server *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->pending_count; i++)
+		close(s->pending[i].fd);
+	for (int i = 0; i < ND_SERVER_TESTS_MAX; i++) {
+		pthread_mutex_destroy(&s->slots[i].lock);
+		pthread_cond_destroy(&s->slots[i].cond);
+	}
+	pthread_mutex_destroy(&s->udp_setup_lock);
+	pthread_mutex_destroy(&s->out_lock);
+	close(s->listen_fd);
+	free(s);
+}
+
+static void *embedded_main(void *arg)
+{
+	nd_server_run(arg);
+	return NULL;
+}
+
+int nd_server_start_embedded(uint16_t port, struct nd_server **ret_server)
+{
+	struct nd_server_config cfg;
+	struct nd_server *s;
+	int rc;
+
+	nd_server_config_init(&cfg);
+	cfg.port = port;
+	cfg.bind_addr = "127.0.0.1";
+	cfg.max_tests = 4;
+	cfg.quiet = true;
+	rc = nd_server_create(&cfg, &s);
+	if (rc < 0)
+		return rc;
+	s->embedded = true;
+	rc = pthread_create(&s->embedded_thread, NULL, embedded_main, s);
+	if (rc != 0) {
+		nd_server_destroy(s);
+		return -rc;
+	}
+	*ret_server = s;
+	return 0;
+}
+
+void nd_server_stop_embedded(struct nd_server *s)
+{
+	if (!s)
+		return;
+	nd_server_request_stop(s);
+	pthread_join(s->embedded_thread, NULL);
+	nd_server_destroy(s);
+}

@@ -1,0 +1,311 @@
+/*
+ * server_test.c - one test in the server's role, in its own thread:
+ * parameters (capped, validated, authtoken refused), streams (TCP routed
+ * by cookie, UDP by the "9876"/"6789" handshake), the run until TEST_END,
+ * results both ways and a prompt close after IPERF_DONE.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/engine_server.h"
+
+static bool server_stopping(const struct nd_slot *sl)
+{
+	return atomic_load(&sl->server->stop);
+}
+
+static int wait_tcp_streams(struct nd_slot *sl, struct nd_test *t, int want)
+{
+	double deadline = nd_now_sec() + sl->server->cfg.idle_timeout_ms / 1000.0;
+	int taken = 0, rc = 0;
+
+	while (taken < want) {
+		struct timespec ts;
+		int fd = -1;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100000000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&sl->lock);
+		if (sl->routed_count <= taken)
+			pthread_cond_timedwait(&sl->cond, &sl->lock, &ts);
+		if (sl->routed_count > taken)
+			fd = sl->routed_fds[taken];
+		pthread_mutex_unlock(&sl->lock);
+		if (fd >= 0) {
+			rc = nd_test_add_stream(t, fd);
+			if (rc < 0) {
+				close(fd);
+				return rc;
+			}
+			taken++;
+			continue;
+		}
+		if (nd_now_sec() > deadline || server_stopping(sl))
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Bind, wait for each stream's hello, connect back, reply (doc §3). */
+static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
+{
+	static const uint8_t reply[4] = { 0x36, 0x37, 0x38, 0x39 };
+	const struct nd_server_config *cfg = &sl->server->cfg;
+	int fd = -1, rc, i;
+
+	rc = nd_net_listen(cfg->bind_addr, sl->server->port, cfg->family, SOCK_DGRAM, &fd);
+	if (rc < 0)
+		return rc;
+	rc = nd_proto_send_state(t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
+	for (i = 0; rc == 0 && i < want; i++) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint8_t hello[64];
+		int next;
+
+		if (poll(&pfd, 1, cfg->idle_timeout_ms) <= 0) {
+			rc = -ETIMEDOUT;
+			break;
+		}
+		if (recvfrom(fd, hello, sizeof(hello), 0, (struct sockaddr *)&from, &fl) < 0 ||
+		    connect(fd, (struct sockaddr *)&from, fl) < 0) {
+			rc = -errno;
+			break;
+		}
+		/* The next stream's hello goes to a fresh listener on the same port. */
+		rc = nd_net_listen(cfg->bind_addr, sl->server->port, cfg->family, SOCK_DGRAM, &next);
+		if (rc == 0 && send(fd, reply, sizeof(reply), 0) < 0)
+			rc = -errno;
+		if (rc == 0)
+			rc = nd_test_add_stream(t, fd);
+		if (rc < 0) {
+			close(fd);
+			fd = -1;
+			if (rc != -ENOSPC)
+				break;
+		}
+		fd = next;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd_wire_extra *x)
+{
+	int fd = sl->ctrl_fd, to = sl->server->cfg.idle_timeout_ms;
+	cJSON *obj = NULL;
+	char err[128] = "";
+	int rc;
+
+	rc = nd_proto_send_state(fd, ND_PARAM_EXCHANGE, to);
+	if (rc == 0)
+		rc = nd_proto_recv_json(fd, ND_PARAMS_JSON_MAX, to, &obj);
+	if (rc == -EMSGSIZE || rc == -EBADMSG) {
+		nd_proto_send_error(fd, ND_IE_RECVPARAMS, 0, to);
+		return rc;
+	}
+	if (rc < 0)
+		return rc;
+	rc = nd_params_from_json(obj, p, x, err, sizeof(err));
+	cJSON_Delete(obj);
+	if (rc == 0 && x->authtoken) {
+		/* We do no authentication: refuse cleanly (doc §6.10). */
+		nd_proto_send_error(fd, ND_IE_AUTHTEST, 0, to);
+		return -EACCES;
+	}
+	if (rc < 0)
+		nd_proto_send_error(fd, ND_IE_RECVPARAMS, 0, to);
+	return rc;
+}
+
+/* Wait for TEST_END, reporting intervals; false on abort. */
+static int run_until_end(struct nd_slot *sl, struct nd_test *t)
+{
+	double iv = t->p.interval_sec > 0 ? t->p.interval_sec : 1;
+	double next_iv = t->t_start + iv;
+	double limit = t->p.duration_sec > 0 ?
+		       t->t_start + t->p.duration_sec + t->p.omit_sec + 40 : 0;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
+		double now = nd_now_sec();
+		int8_t st;
+
+		if (server_stopping(sl))
+			return -ECANCELED;
+		if (limit > 0 && now > limit)
+			return -ETIMEDOUT;
+		if (poll(&pfd, 1, next_iv > now ? (int)((next_iv - now) * 1000) + 1 : 0) > 0) {
+			if (nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms) < 0)
+				return -ECONNRESET;
+			return st == ND_TEST_END ? 0 : -ECONNABORTED;
+		}
+		now = nd_now_sec();
+		if (!t->omit_done && now >= t->t_omit_end) {
+			nd_test_tick(t, now);
+			next_iv = t->t_omit_end + iv;
+		} else if (now >= next_iv) {
+			nd_test_tick(t, now);
+			next_iv += iv;
+		}
+	}
+}
+
+static char *summary_text(const struct nd_test *t)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	nd_out_text_summary(f, t);
+	fclose(f);
+	return text;
+}
+
+static int exchange_results(struct nd_test *t)
+{
+	cJSON *theirs = NULL, *ours = NULL;
+	char *text = NULL;
+	int8_t st = 0;
+	int rc;
+
+	rc = nd_proto_send_state(t->ctrl_fd, ND_EXCHANGE_RESULTS, t->timeout_ms);
+	if (rc == 0)
+		rc = nd_proto_recv_json(t->ctrl_fd, ND_RESULTS_JSON_MAX, t->timeout_ms, &theirs);
+	if (rc == 0)
+		rc = nd_test_apply_remote(t, theirs);
+	if (rc == 0)
+		rc = nd_test_results_json(t, &ours);
+	if (rc == 0 && t->p.get_server_output) {
+		text = summary_text(t);
+		if (text)
+			cJSON_AddStringToObject(ours, "server_output_text", text);
+		free(text);
+	}
+	if (rc == 0)
+		rc = nd_proto_send_json(t->ctrl_fd, ours, t->timeout_ms);
+	if (rc == 0)
+		rc = nd_proto_send_state(t->ctrl_fd, ND_DISPLAY_RESULTS, t->timeout_ms);
+	if (rc == 0)
+		rc = nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms);
+	if (rc == 0 && st != ND_IPERF_DONE)
+		rc = -EPROTO;
+	cJSON_Delete(theirs);
+	cJSON_Delete(ours);
+	return rc;
+}
+
+static int run_streams(struct nd_slot *sl, struct nd_test *t)
+{
+	int want = t->p.bidir ? 2 * t->p.streams : t->p.streams;
+	int rc;
+
+	if (t->p.udp) {
+		pthread_mutex_lock(&sl->server->udp_setup_lock);
+		rc = udp_streams(sl, t, want);
+		pthread_mutex_unlock(&sl->server->udp_setup_lock);
+	} else {
+		pthread_mutex_lock(&sl->lock);
+		sl->routed_want = want;
+		sl->routed_count = 0;
+		pthread_mutex_unlock(&sl->lock);
+		atomic_store(&sl->phase, ND_SLOT_AWAIT_STREAMS);
+		rc = nd_proto_send_state(t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
+		if (rc == 0)
+			rc = wait_tcp_streams(sl, t, want);
+		atomic_store(&sl->phase, ND_SLOT_RUNNING);
+	}
+	if (rc == 0)
+		rc = nd_proto_send_state(t->ctrl_fd, ND_TEST_START, t->timeout_ms);
+	if (rc == 0)
+		rc = nd_proto_send_state(t->ctrl_fd, ND_TEST_RUNNING, t->timeout_ms);
+	if (rc < 0)
+		return rc;
+	nd_test_begin(t);
+	rc = nd_test_start_workers(t);
+	if (rc == 0)
+		rc = run_until_end(sl, t);
+	nd_test_stop_senders(t);
+	nd_test_stop_receivers(t, rc == 0 ? (t->p.udp ? 100 : 500) : 0);
+	nd_test_finish(t);
+	if (rc == 0)
+		rc = exchange_results(t);
+	return rc;
+}
+
+static void report(struct nd_slot *sl, struct nd_test *t, int rc)
+{
+	struct nd_server *s = sl->server;
+
+	if (s->cfg.quiet)
+		return;
+	pthread_mutex_lock(&s->out_lock);
+	if (rc == 0 && s->cfg.max_tests > 1)
+		nd_out_text_summary(stdout, t);
+	else if (rc == 0)
+		nd_out_text_summary(stdout, t);
+	else
+		printf("test from %s port %u ended: %s\n", sl->peer, sl->peer_port, strerror(-rc));
+	printf("-----------------------------------------------------------\n");
+	fflush(stdout);
+	pthread_mutex_unlock(&s->out_lock);
+}
+
+void *nd_server_test_main(void *arg)
+{
+	struct nd_slot *sl = arg;
+	struct nd_server *s = sl->server;
+	struct nd_engine_params p;
+	struct nd_wire_extra extra;
+	struct nd_test *t = calloc(1, sizeof(*t));
+	int rc = t ? read_params(sl, &p, &extra) : -ENOMEM;
+
+	if (!s->cfg.quiet) {
+		pthread_mutex_lock(&s->out_lock);
+		printf("Accepted connection from %s, port %u\n", sl->peer, sl->peer_port);
+		fflush(stdout);
+		pthread_mutex_unlock(&s->out_lock);
+	}
+	if (rc == 0)
+		rc = nd_test_init(t, &p, true);
+	if (rc == 0) {
+		t->extra = extra;
+		t->p.congestion = t->extra.congestion[0] ? t->extra.congestion : NULL;
+		t->p.title = NULL;
+		t->ctrl_fd = sl->ctrl_fd;
+		sl->ctrl_fd = -1;
+		t->timeout_ms = s->cfg.idle_timeout_ms;
+		memcpy(t->cookie, sl->cookie, ND_COOKIE_LEN);
+		if (s->cfg.max_tests == 1 && !s->cfg.quiet)
+			t->text_out = stdout;
+		rc = run_streams(sl, t);
+		report(sl, t, rc);
+		nd_test_free(t);
+	} else if (!s->cfg.quiet) {
+		report(sl, t, rc);
+	}
+	if (sl->ctrl_fd >= 0)
+		close(sl->ctrl_fd);
+	sl->ctrl_fd = -1;
+	/* Streams routed to us but never taken. */
+	pthread_mutex_lock(&sl->lock);
+	sl->routed_want = 0;
+	pthread_mutex_unlock(&sl->lock);
+	free(t);
+	atomic_store(&sl->phase, ND_SLOT_DONE);
+	return NULL;
+}
