@@ -88,7 +88,7 @@ static int parse_args(int argc, char **argv, const char **ret_if, const char **r
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		if (c == 'o') {
 			*ret_dir = optarg;
 		} else if (c == 'h') {

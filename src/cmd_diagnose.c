@@ -70,7 +70,7 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SYSROOT: o->sysroot = optarg; break;
 		case OPT_FORMAT:

@@ -152,6 +152,7 @@ struct nd_pcie_link {
 
 struct nd_pci {
 	struct nd_status st;		/* !known: virtual device, no PCI, ... */
+	bool no_device;			/* virtual interface: there is no bus to judge */
 	struct nd_pcie_link dev;
 	int numa_node;			/* -1 none/unknown */
 	unsigned n_upstream;		/* bridges towards the root port, nearest first */

@@ -292,6 +292,7 @@ void nd_probe_pci(const char *ifname, struct nd_facts *facts)
 	r = nd_probe_pci_function_dir(ifname, fn_dir, sizeof(fn_dir));
 	if (r == -ENODEV) {
 		nd_status_set_unknown(&pci->st, "no PCI device (virtual interface)");
+		pci->no_device = true;
 		return;
 	}
 	if (r < 0) {
