@@ -67,7 +67,7 @@ static void test_healthy_x16(void **state)
 	assert_string_equal(f->cpus.governor[5], "performance");
 	assert_int_equal(f->cpus.n_nodes, 1);
 	assert_true(f->tools.iperf3.known);
-	assert_string_equal(f->tools.iperf3_version, "3.12");
+	assert_string_equal(f->tools.iperf3_version, "3.17");
 	free(f);
 }
 

@@ -37,6 +37,8 @@ static struct nd_facts *facts_healthy_host(void)
 	facts->link.mtu = 1500;
 	facts->link.rx_queues = 8;
 	facts->link.tx_queues = 8;
+	facts->queues.st.known = true;
+	facts->queues.n_rx = 8;	/* rx-0 .. rx-7 in use */
 	strcpy(facts->link.operstate, "up");
 	strcpy(facts->link.mac, "aa:bb:cc:dd:ee:01");
 	facts->linkmodes.st.known = true;
