@@ -27,10 +27,12 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-all: nicdoctor
+# A sanitizer build stays in build-san/ and leaves ./nicdoctor alone.
+all: $(if $(SAN),$(BUILD)/nicdoctor,nicdoctor)
 
+# Through a rename, so a running ./nicdoctor is never overwritten in place.
 nicdoctor: $(BUILD)/nicdoctor
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/nicdoctor: $(BUILD)/src/main.o $(BUILD)/libnicdoctor.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
