@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	  "[IF] [--peer HOST[:PORT]] [--duration S] [--no-traffic] [--sysroot DIR]\n"
 	  "                   [--format text|markdown|json|prometheus] [--json] [--redact]\n"
 	  "                   [--skip ID,...] [--only ID,...]" },
+	{ "fix", cmd_fix, "[IF] [--apply] [--only ID,...] [--persist] [--rfs] | --revert [IF]" },
 	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE] [-J] ..." },
 	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N]" },
 	{ "collect", cmd_collect, "IF -o DIR" },

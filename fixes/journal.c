@@ -1,0 +1,180 @@
+/*
+ * journal.c - the record of every original value, written (and fsync'd,
+ * file and directory) before the first change, so `fix --revert` can put
+ * everything back even after the applying process was killed.  JSON via
+ * cJSON, one file per apply: STATE_DIR/journal-<usec>-<IF>.json.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "nicdoctor/common.h"
+#include "fixes.h"
+
+
+const char *nd_fix_state_dir(void)
+{
+	const char *dir = getenv("NICDOCTOR_STATE_DIR");
+
+	return dir && *dir ? dir : "/var/lib/nicdoctor";
+}
+
+const char *nd_fix_etc_dir(void)
+{
+	const char *dir = getenv("NICDOCTOR_ETC_DIR");
+
+	return dir && *dir ? dir : "/etc";
+}
+
+static cJSON *step_to_json(const struct nd_fix_step *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "kind", s->kind->name);
+	cJSON_AddStringToObject(o, "key", s->key);
+	cJSON_AddStringToObject(o, "what", s->what);
+	cJSON_AddStringToObject(o, "original", s->current);
+	cJSON_AddStringToObject(o, "target", s->target);
+	cJSON_AddStringToObject(o, "finding", s->finding_id);
+	cJSON_AddStringToObject(o, "command", s->command);
+	return o;
+}
+
+static cJSON *file_to_json(const struct nd_fix_journal_file *f)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "path", f->path);
+	cJSON_AddBoolToObject(o, "existed", f->existed);
+	if (f->existed && f->original)
+		cJSON_AddStringToObject(o, "original", f->original);
+	else
+		cJSON_AddNullToObject(o, "original");
+	cJSON_AddStringToObject(o, "content", f->content ? f->content : "");
+	return o;
+}
+
+static char *journal_to_text(const struct nd_fix_journal *j)
+{
+	cJSON *doc = cJSON_CreateObject(), *steps, *files;
+	char *text = NULL;
+
+	if (!doc)
+		return NULL;
+	cJSON_AddStringToObject(doc, "schema", ND_FIX_JOURNAL_SCHEMA);
+	cJSON_AddStringToObject(doc, "interface", j->ifname);
+	cJSON_AddStringToObject(doc, "state", j->state);
+	cJSON_AddNumberToObject(doc, "created_usec", (double)j->created_usec);
+	steps = cJSON_AddArrayToObject(doc, "steps");
+	files = cJSON_AddArrayToObject(doc, "files");
+	for (unsigned i = 0; steps && i < j->n_steps; i++)
+		cJSON_AddItemToArray(steps, step_to_json(&j->steps[i]));
+	for (unsigned i = 0; files && i < j->n_files; i++)
+		cJSON_AddItemToArray(files, file_to_json(&j->files[i]));
+	if (steps && files && cJSON_GetArraySize(steps) == (int)j->n_steps &&
+	    cJSON_GetArraySize(files) == (int)j->n_files)
+		text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	return text;
+}
+
+int nd_fix_journal_write(struct nd_fix_journal *j)
+{
+	const char *dir = nd_fix_state_dir();
+	char path[PATH_MAX];
+	char *text;
+	int r;
+
+	if (!j->created_usec) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		j->created_usec = (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+	}
+	r = nd_fix_mkdirs(dir, 0700);	/* the journal names the host's settings */
+	if (r < 0)
+		return r;
+	if (j->path[0])
+		nd_strlcpy(path, j->path, sizeof(path));
+	else if (snprintf(path, sizeof(path), "%s/journal-%016lld-%s.json", dir, j->created_usec,
+			  j->ifname) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	text = journal_to_text(j);
+	if (!text)
+		return -ENOMEM;
+	r = nd_fix_write_durable(path, text, 0600);
+	free(text);
+	if (r == 0)
+		nd_strlcpy(j->path, path, sizeof(j->path));
+	return r;
+}
+
+/* "journal-<usec>-<IF>.json" -> usec and IF; false when not a journal name. */
+static bool parse_name(const char *name, long long *ret_usec, char *ret_if, size_t size)
+{
+	const char *p = name + strlen("journal-"), *dash, *ext;
+	char *end;
+	long long usec;
+
+	if (strncmp(name, "journal-", strlen("journal-")))
+		return false;
+	usec = strtoll(p, &end, 10);
+	dash = end;
+	ext = strrchr(name, '.');
+	if (end == p || *dash != '-' || !ext || strcmp(ext, ".json") || ext <= dash + 1 ||
+	    (size_t)(ext - dash - 1) >= size)
+		return false;
+	memcpy(ret_if, dash + 1, (size_t)(ext - dash - 1));
+	ret_if[ext - dash - 1] = '\0';
+	*ret_usec = usec;
+	return true;
+}
+
+int nd_fix_journal_newest(const char *ifname, char *ret_path, size_t size)
+{
+	const char *dir = nd_fix_state_dir();
+	char best[256] = "", name_if[ND_IFNAMSIZ + 8];
+	long long best_usec = -1, usec;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return errno == ENOENT ? -ENOENT : -errno;
+	while ((e = readdir(d))) {
+		if (!parse_name(e->d_name, &usec, name_if, sizeof(name_if)))
+			continue;
+		if (ifname && strcmp(name_if, ifname))
+			continue;
+		if (usec > best_usec && strlen(e->d_name) < sizeof(best)) {
+			best_usec = usec;
+			nd_strlcpy(best, e->d_name, sizeof(best));
+		}
+	}
+	closedir(d);
+	if (best_usec < 0)
+		return -ENOENT;
+	if (snprintf(ret_path, size, "%s/%s", dir, best) >= (int)size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+void nd_fix_journal_free(struct nd_fix_journal *j)
+{
+	for (unsigned i = 0; i < j->n_files; i++) {
+		free(j->files[i].original);
+		free(j->files[i].content);
+		j->files[i].original = j->files[i].content = NULL;
+	}
+	j->n_files = 0;
+}

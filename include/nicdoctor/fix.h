@@ -1,0 +1,249 @@
+/*
+ * fix.h - turning findings into changes: plan, journal, apply, revert,
+ * persist (`nicdoctor fix`).
+ *
+ * A fix kind (fixes/<kind>.c) is one table entry in the style of
+ * pciutils' access backends: the check IDs it answers, a planner that
+ * turns a finding plus the facts into steps, and get/set for one knob.
+ * A step is one knob ("rx channels of eth0", "net.core.rmem_max") with its
+ * current and target value as canonical text, so the journal, the apply
+ * loop and revert handle every kind the same way: read, compare, skip a
+ * no-op write, write, read back (systemd's ethtool-util.c).
+ *
+ * fixes/ is the only code that writes the OS, always after the journal of
+ * the original values is on disk.
+ */
+#ifndef NICDOCTOR_FIX_H
+#define NICDOCTOR_FIX_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "nicdoctor/check.h"
+#include "nicdoctor/cpuset.h"
+#include "nicdoctor/facts.h"
+
+#define ND_FIX_VALUE_LEN   320		/* a 1024-CPU mask fits */
+#define ND_FIX_KEY_LEN      96
+#define ND_FIX_MAX_STEPS   512
+#define ND_FIX_MAX_NOTES     8
+#define ND_FIX_MAX_FILES     4
+#define ND_FIX_DEFAULT_RTT_USEC 1000	/* stated in the plan when no peer measured one */
+#define ND_FIX_JOURNAL_SCHEMA "nicdoctor.journal/1"
+
+struct nd_fix_kind;
+
+/* One knob: its value now and the value the plan wants, canonical text. */
+struct nd_fix_step {
+	const struct nd_fix_kind *kind;
+	char key[ND_FIX_KEY_LEN];	/* "rx", "queues/rx-0/rps_cpus", "net.core.rmem_max" */
+	char what[96];			/* "rx channels", "rx-0 rps_cpus", "irq 45 affinity" */
+	char current[ND_FIX_VALUE_LEN];
+	char target[ND_FIX_VALUE_LEN];
+	char finding_id[48];		/* why */
+	char command[320];		/* what a person would type */
+};
+
+struct nd_fix_plan {
+	char ifname[ND_IFNAMSIZ];
+	double rtt_usec;		/* used to size socket buffers */
+	bool rtt_measured;
+	unsigned n_steps;
+	struct nd_fix_step steps[ND_FIX_MAX_STEPS];
+	unsigned n_notes;
+	char notes[ND_FIX_MAX_NOTES][320];	/* irqbalance, assumptions */
+};
+
+struct nd_fix_options {
+	bool rfs;			/* --rfs: rps_flow_cnt + rps_sock_flow_entries */
+	double rtt_usec;		/* <= 0: ND_FIX_DEFAULT_RTT_USEC */
+	bool rtt_measured;
+};
+
+/* What a planner sees. */
+struct nd_fix_ctx {
+	const struct nd_facts *facts;
+	const struct nd_fix_options *opts;
+	struct nd_cpuset local_cpus;	/* the NIC's NUMA node, else every online CPU */
+	unsigned n_local_cpus;
+};
+
+/* Files --persist writes: a sysctl.d drop-in, a systemd .link, a udev rule. */
+enum nd_fix_persist_target {
+	ND_PERSIST_SYSCTL = 0,
+	ND_PERSIST_LINK,
+	ND_PERSIST_UDEV,
+	ND_PERSIST_COUNT,
+};
+
+/* Lines a kind contributes to each persist file (malloc'd, "" when none). */
+struct nd_fix_persist_text {
+	char *text[ND_PERSIST_COUNT];
+};
+
+struct nd_fix_kind {
+	const char *name;			/* "channels": journal and --help */
+	const char *const *check_ids;		/* NULL-terminated */
+	bool info_too;				/* info findings with a fix count (sysctl) */
+	/* Append this kind's steps for one finding; 0 or -ENOSPC. */
+	int (*plan)(const struct nd_fix_ctx *ctx, const struct nd_finding *finding,
+		    struct nd_fix_plan *plan);
+	/* Read one knob, canonical text; ret_value untouched on failure. */
+	int (*get)(const char *ifname, const char *key, char *ret_value, size_t size);
+	/* Write one knob (canonical text).  0 or negative errno. */
+	int (*set)(const char *ifname, const char *key, const char *value);
+	/* Add the lines that make one step survive a reboot; 0 or -ENOMEM.
+	 * udev_match selects the device in a udev rule ("ATTR{address}==...")
+	 * and rules name it $name, since the kernel name may be renamed. */
+	int (*persist)(const char *udev_match, const struct nd_fix_step *step,
+		       struct nd_fix_persist_text *out);
+};
+
+/* The registry, in apply order (fixes/registry.c). */
+extern const struct nd_fix_kind *const nd_fix_kinds[];
+extern const unsigned nd_fix_kinds_count;
+const struct nd_fix_kind *nd_fix_kind_find(const char *name);
+/* The kind that answers a check ID, NULL when none does. */
+const struct nd_fix_kind *nd_fix_kind_for_check(const char *check_id);
+
+/* --- planning (fixes/plan.c) --- */
+
+/* The CPUs a NIC's work should go to: its NUMA node's, else all online. */
+void nd_fix_local_cpus(const struct nd_facts *facts, struct nd_cpuset *ret_set);
+
+/* Every kind's steps for the findings that are not skipped, in kind order.
+ * plan is zeroed first.  0 or -ENOSPC. */
+int nd_fix_plan_build(const struct nd_facts *facts, const struct nd_finding *findings,
+		      unsigned n_findings, const struct nd_fix_options *opts,
+		      struct nd_fix_plan *plan);
+
+/* Append a step unless it changes nothing or its knob is already planned.
+ * 0 (added or skipped) or -ENOSPC. */
+int nd_fix_plan_add(struct nd_fix_plan *plan, const struct nd_fix_step *step);
+void nd_fix_plan_note(struct nd_fix_plan *plan, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* printf into a step's command. */
+void nd_fix_step_command(struct nd_fix_step *step, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* --- OS access shared by kinds (fixes/osio.c) --- */
+
+/* sysctl "net.core.rmem_max" <-> /proc/sys/net/core/rmem_max; whitespace
+ * collapsed to single spaces. */
+int nd_fix_sysctl_get(const char *name, char *ret_value, size_t size);
+int nd_fix_sysctl_set(const char *name, const char *value);
+/* Write a whole small file (sysfs, procfs): 0 or negative errno. */
+int nd_fix_write_file(const char *path, const char *text);
+/* Read a sysfs/procfs file through the sysroot seam, trimmed. */
+int nd_fix_read_file(const char *path, char *ret_value, size_t size);
+/* Fresh ethtool facts for ifname (probe's netlink source); free with
+ * nd_facts_free.  -ENODATA with the reason when the probe could not. */
+int nd_fix_read_ethtool(const char *ifname, struct nd_facts **ret_facts);
+/* mkdir -p with mode for the directories created. */
+int nd_fix_mkdirs(const char *dir, mode_t mode);
+/* Write aside, fsync, rename over path, fsync the directory. */
+int nd_fix_write_durable(const char *path, const char *text, mode_t mode);
+int nd_fix_fsync_parent(const char *path);
+/* Append printf text to a malloc'd string (*buf may be NULL); 0 or -ENOMEM. */
+int nd_fix_appendf(char **buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --- ethtool netlink writes (fixes/genl.c) --- */
+
+/* u32 attributes of a CHANNELS_SET or RINGS_SET request. */
+int nd_fix_ethtool_set_u32(const char *ifname, int msg_cmd, int header_attr, int attr,
+			   unsigned value);
+/* FEATURES_SET of one feature by its name ("rx-gro"). */
+int nd_fix_ethtool_set_feature(const char *ifname, const char *feature, bool on);
+
+/* --- journal (fixes/journal.c) --- */
+
+struct nd_fix_journal_file {
+	char path[PATH_MAX];
+	bool existed;			/* revert restores original, else removes */
+	char *original;			/* malloc'd when existed */
+	char *content;			/* what --persist writes (malloc'd) */
+};
+
+struct nd_fix_journal {
+	char path[PATH_MAX];		/* where it is stored; "" until written */
+	char ifname[ND_IFNAMSIZ];
+	char state[16];			/* "applying", "applied", "rolled-back", "reverted" */
+	long long created_usec;		/* CLOCK_REALTIME */
+	unsigned n_steps;
+	struct nd_fix_step steps[ND_FIX_MAX_STEPS];	/* current = the original value */
+	unsigned n_files;
+	struct nd_fix_journal_file files[ND_FIX_MAX_FILES];
+};
+
+/* $NICDOCTOR_STATE_DIR, else /var/lib/nicdoctor. */
+const char *nd_fix_state_dir(void);
+/* $NICDOCTOR_ETC_DIR, else /etc. */
+const char *nd_fix_etc_dir(void);
+
+/* Serialise (a new file in the state dir when j->path is empty, else
+ * replace j->path), fsync the file and the directory.  0 or -errno. */
+int nd_fix_journal_write(struct nd_fix_journal *j);
+/* Parse one journal.  -EBADMSG with the reason in ret_why when it is
+ * truncated or corrupt; j untouched on failure. */
+int nd_fix_journal_read(const char *path, struct nd_fix_journal *j, char *ret_why,
+			size_t why_size);
+/* Newest journal (for ifname, or any when NULL) in the state dir:
+ * 0, -ENOENT when there is none. */
+int nd_fix_journal_newest(const char *ifname, char *ret_path, size_t size);
+void nd_fix_journal_free(struct nd_fix_journal *j);
+
+/* --- apply and revert (fixes/apply.c) --- */
+
+/* Called after each step with its index and the step's outcome. */
+typedef void (*nd_fix_step_cb)(const struct nd_fix_step *step, unsigned index, int result,
+			       const char *value_now, void *arg);
+
+struct nd_fix_outcome {
+	unsigned done;			/* steps applied (or restored) */
+	unsigned skipped;		/* already at the value */
+	int failed_index;		/* -1: none */
+	int error;			/* negative errno of the failed step */
+	char failed_detail[320];	/* "read back 1, wanted 64" or the error */
+	unsigned rolled_back;		/* apply: earlier steps undone */
+	unsigned rollback_failed;
+};
+
+/* Read every step's value now into j->steps[].current (the originals). */
+int nd_fix_journal_capture(struct nd_fix_journal *j, const struct nd_fix_plan *plan,
+			   char *ret_why, size_t why_size);
+/* Apply steps [first, last) of the journal, reading each back; on failure
+ * undo those applied in this call, newest first.  0 or the failed
+ * step's negative errno, details in *out. */
+int nd_fix_apply_range(struct nd_fix_journal *j, unsigned first, unsigned last,
+		       nd_fix_step_cb cb, void *cb_arg, struct nd_fix_outcome *out);
+/* Undo steps [first, last) newest first (rollback after a worse measurement). */
+int nd_fix_undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
+		      nd_fix_step_cb cb, void *cb_arg, struct nd_fix_outcome *out);
+/* Restore every original value and file of the journal; idempotent. */
+int nd_fix_revert(struct nd_fix_journal *j, nd_fix_step_cb cb, void *cb_arg,
+		  struct nd_fix_outcome *out);
+
+/* --- persist (fixes/persist.c) --- */
+
+/* Fill j->files with the files --persist writes for j's steps (and their
+ * current contents, for revert).  0 or negative errno. */
+int nd_fix_persist_prepare(struct nd_fix_journal *j);
+/* Write the prepared files.  0 or negative errno naming none. */
+int nd_fix_persist_write(const struct nd_fix_journal *j, unsigned *ret_failed);
+/* Put each file back as it was (remove those that did not exist). */
+int nd_fix_persist_restore(const struct nd_fix_journal *j, unsigned *ret_failed);
+
+/* --- output (src/report/fixplan.c) --- */
+
+void nd_render_fix_plan(const struct nd_fix_plan *plan, bool dry_run, FILE *out);
+void nd_render_fix_step(const struct nd_fix_step *step, unsigned index, int result,
+			const char *value_now, bool reverting, FILE *out);
+void nd_render_fix_applied(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,
+			   FILE *out);
+void nd_render_fix_reverted(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,
+			    FILE *out);
+
+#endif

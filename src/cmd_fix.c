@@ -1,0 +1,295 @@
+/*
+ * cmd_fix.c - `nicdoctor fix [IF]`: diagnose, plan the changes that answer
+ * the findings, and (with --apply) journal, apply and verify them;
+ * `fix --revert` puts the newest journal back.  The writes live in
+ * fixes/, the wording in report/fixplan.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nicdoctor/cmd.h"
+#include "nicdoctor/common.h"
+#include "nicdoctor/fix.h"
+#include "nicdoctor/probe.h"
+#include "nicdoctor/report.h"
+
+struct fix_opts {
+	const char *ifname;
+	const char *only;
+	const char *peer;
+	bool apply, persist, revert, rfs;
+};
+
+static void fix_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: nicdoctor fix [IF] [--apply] [--only ID,...] [--persist] [--rfs]\n"
+		"       nicdoctor fix --revert [IF]\n"
+		"Without --apply, print the plan: one line per change, with the finding it\n"
+		"answers and the command a person would type.  --apply (root) journals the\n"
+		"original values, applies and reads each back; --revert restores the newest\n"
+		"journal.\n");
+}
+
+/* Combinations that make no sense; 0 or ND_EXIT_USAGE after the error. */
+static int check_combination(const struct fix_opts *o)
+{
+	if (o->revert && (o->apply || o->only || o->persist || o->rfs || o->peer)) {
+		nd_err("fix: --revert takes only an interface name");
+		return ND_EXIT_USAGE;
+	}
+	if (o->peer) {
+		nd_err("fix: --peer is not yet supported");
+		return ND_EXIT_USAGE;
+	}
+	if (o->ifname && nd_ifname_valid(o->ifname) < 0) {
+		nd_err("invalid interface name '%s'", o->ifname);
+		return ND_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* 0, -1 after --help, or an exit code after the error. */
+static int parse_args(int argc, char **argv, struct fix_opts *o)
+{
+	enum { OPT_APPLY = 256, OPT_ONLY, OPT_PEER, OPT_PERSIST, OPT_REVERT, OPT_RFS };
+	static const struct option longopts[] = {
+		{ "apply", no_argument, NULL, OPT_APPLY },
+		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "peer", required_argument, NULL, OPT_PEER },
+		{ "persist", no_argument, NULL, OPT_PERSIST },
+		{ "revert", no_argument, NULL, OPT_REVERT },
+		{ "rfs", no_argument, NULL, OPT_RFS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_APPLY: o->apply = true; break;
+		case OPT_ONLY: o->only = optarg; break;
+		case OPT_PEER: o->peer = optarg; break;
+		case OPT_PERSIST: o->persist = true; break;
+		case OPT_REVERT: o->revert = true; break;
+		case OPT_RFS: o->rfs = true; break;
+		case 'h': fix_usage(stdout); return -1;
+		default:
+			nd_err("fix: unknown or incomplete option '%s'", argv[optind - 1]);
+			return ND_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		o->ifname = argv[optind++];
+	if (optind < argc) {
+		nd_err("fix: unexpected argument '%s'", argv[optind]);
+		return ND_EXIT_USAGE;
+	}
+	return check_combination(o);
+}
+
+struct step_printer {
+	bool reverting;
+};
+
+static void print_step(const struct nd_fix_step *step, unsigned index, int result,
+		       const char *value_now, void *arg)
+{
+	const struct step_printer *p = arg;
+
+	nd_render_fix_step(step, index, result, value_now, p->reverting, stdout);
+	fflush(stdout);		/* a test watches progress while it pauses */
+}
+
+/* Probe, check and plan.  0 or an exit code after the error. */
+static int make_plan(const struct fix_opts *o, struct nd_fix_plan *plan)
+{
+	struct nd_fix_options fopts = { .rfs = o->rfs };
+	struct nd_report report;
+	struct nd_facts *facts;
+	const char *bad_id = NULL;
+	int r;
+
+	r = nd_probe(o->ifname, &facts);
+	if (r == -ENODEV) {
+		nd_err("no such interface '%s'", o->ifname);
+		return ND_EXIT_USAGE;
+	}
+	if (r < 0) {
+		nd_err("cannot probe '%s': %s", o->ifname, strerror(-r));
+		return ND_EXIT_ENV;
+	}
+	r = nd_report_build(&report, facts, NULL, o->only, &bad_id);
+	if (r < 0) {
+		nd_err("unknown check ID '%s' (see 'nicdoctor checks')", bad_id ? bad_id : "?");
+		nd_facts_free(facts);
+		return ND_EXIT_USAGE;
+	}
+	r = nd_fix_plan_build(facts, report.findings, report.n_findings, &fopts, plan);
+	nd_report_free(&report);
+	nd_facts_free(facts);
+	if (r < 0) {
+		nd_err("cannot plan fixes for '%s': %s", o->ifname, strerror(-r));
+		return ND_EXIT_ENV;
+	}
+	return 0;
+}
+
+/* Undo everything after a late failure (persisting), files included. */
+static void undo_all(struct nd_fix_journal *j, struct nd_fix_outcome *out)
+{
+	struct step_printer printer = { .reverting = true };
+	unsigned failed_file;
+
+	nd_fix_undo_range(j, 0, j->n_steps, print_step, &printer, out);
+	nd_fix_persist_restore(j, &failed_file);
+}
+
+static int finish_apply(struct nd_fix_journal *j, const struct fix_opts *o,
+			struct nd_fix_outcome *out)
+{
+	unsigned failed_file = 0;
+	int r = 0;
+
+	if (out->failed_index < 0 && o->persist) {
+		r = nd_fix_persist_write(j, &failed_file);
+		if (r < 0) {
+			nd_err("cannot write '%s': %s; undoing every change",
+			       j->files[failed_file].path, strerror(-r));
+			undo_all(j, out);
+		}
+	}
+	nd_strlcpy(j->state, out->failed_index >= 0 || r < 0 ? "rolled-back" : "applied",
+		   sizeof(j->state));
+	if (nd_fix_journal_write(j) < 0)
+		nd_err("cannot update the journal '%s'", j->path);
+	if (r < 0)
+		return ND_EXIT_ENV;
+	nd_render_fix_applied(j, out, stdout);
+	if (out->failed_index < 0)
+		return ND_EXIT_OK;
+	nd_err("fix failed at step %d (%s): %s", out->failed_index + 1,
+	       j->steps[out->failed_index].what, out->failed_detail);
+	return ND_EXIT_ENV;
+}
+
+/* Journal first (fsync'd), then step by step. */
+static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o)
+{
+	struct nd_fix_journal *j = calloc(1, sizeof(*j));
+	struct step_printer printer = { .reverting = false };
+	struct nd_fix_outcome out = { .failed_index = -1 };
+	char why[320];
+	int r, rc;
+
+	if (!j)
+		return ND_EXIT_ENV;
+	r = nd_fix_journal_capture(j, plan, why, sizeof(why));
+	if (r < 0) {
+		nd_err("%s", why);
+		rc = ND_EXIT_ENV;
+		goto out;
+	}
+	nd_strlcpy(j->state, "applying", sizeof(j->state));
+	r = o->persist ? nd_fix_persist_prepare(j) : 0;
+	if (r < 0) {
+		nd_err("cannot prepare the --persist files: %s", strerror(-r));
+		rc = ND_EXIT_ENV;
+		goto out;
+	}
+	r = nd_fix_journal_write(j);
+	if (r < 0) {
+		nd_err("cannot write the journal in '%s': %s (nothing changed)",
+		       nd_fix_state_dir(), strerror(-r));
+		rc = ND_EXIT_ENV;
+		goto out;
+	}
+	nd_fix_apply_range(j, 0, j->n_steps, print_step, &printer, &out);
+	rc = finish_apply(j, o, &out);
+out:
+	nd_fix_journal_free(j);
+	free(j);
+	return rc;
+}
+
+static int run_revert(const struct fix_opts *o)
+{
+	struct step_printer printer = { .reverting = true };
+	struct nd_fix_outcome out = { .failed_index = -1 };
+	struct nd_fix_journal *j = calloc(1, sizeof(*j));
+	char path[PATH_MAX], why[256] = "";
+	int r, rc = ND_EXIT_OK;
+
+	if (!j)
+		return ND_EXIT_ENV;
+	r = nd_fix_journal_newest(o->ifname, path, sizeof(path));
+	if (r < 0) {
+		nd_err("no journal to revert%s%s%s in '%s'", o->ifname ? " for '" : "",
+		       o->ifname ? o->ifname : "", o->ifname ? "'" : "", nd_fix_state_dir());
+		free(j);
+		return ND_EXIT_ENV;
+	}
+	r = nd_fix_journal_read(path, j, why, sizeof(why));
+	if (r < 0) {
+		nd_err("cannot use journal '%s': %s", path, r == -EBADMSG ? why : strerror(-r));
+		free(j);
+		return ND_EXIT_ENV;
+	}
+	r = nd_fix_revert(j, print_step, &printer, &out);
+	nd_strlcpy(j->state, r < 0 ? "revert-failed" : "reverted", sizeof(j->state));
+	if (nd_fix_journal_write(j) < 0)
+		nd_err("cannot update the journal '%s'", j->path);
+	nd_render_fix_reverted(j, &out, stdout);
+	if (r < 0) {
+		nd_err("revert of '%s' incomplete: %s", j->ifname, out.failed_detail);
+		rc = ND_EXIT_ENV;
+	}
+	nd_fix_journal_free(j);
+	free(j);
+	return rc;
+}
+
+static int run_plan(struct fix_opts *o)
+{
+	struct nd_fix_plan *plan = calloc(1, sizeof(*plan));
+	char default_if[ND_IFNAMSIZ];
+	int rc;
+
+	if (!plan)
+		return ND_EXIT_ENV;
+	if (!o->ifname) {
+		if (nd_probe_default_iface(default_if, sizeof(default_if)) < 0) {
+			nd_err("no interface given and no default route to take one from");
+			free(plan);
+			return ND_EXIT_USAGE;
+		}
+		o->ifname = default_if;
+	}
+	rc = make_plan(o, plan);
+	if (rc == 0) {
+		nd_render_fix_plan(plan, !o->apply, stdout);
+		if (o->apply && plan->n_steps)
+			rc = apply_plan(plan, o);
+	}
+	free(plan);
+	return rc;
+}
+
+int cmd_fix(int argc, char **argv)
+{
+	struct fix_opts o = { 0 };
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? ND_EXIT_OK : rc;
+	if ((o.apply || o.revert) && geteuid() != 0) {
+		nd_err("fix %s needs root", o.revert ? "--revert" : "--apply");
+		return ND_EXIT_ENV;
+	}
+	return o.revert ? run_revert(&o) : run_plan(&o);
+}
