@@ -5,6 +5,8 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +194,7 @@ static int setup(struct nd_test *t)
 			 p->port, strerror(-rc));
 		return rc;
 	}
-	setsockopt(t->ctrl_fd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof(one));
+	setsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	nd_proto_make_cookie(t->cookie);
 	rc = nd_net_write_full(t->ctrl_fd, t->cookie, ND_COOKIE_LEN, t->timeout_ms);
 	if (rc == 0)
@@ -263,9 +265,12 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 		rc = nd_test_start_workers(&t);
 		if (rc == 0)
 			rc = run_loop(&t);
-		nd_test_stop_senders(&t);
+		/* Tell the server first, so its clock stops with ours. */
+		t.t_stop = nd_now_sec();
+		atomic_store(&t.stop, true);
 		if (rc == 0)
 			rc = nd_proto_send_state(t.ctrl_fd, ND_TEST_END, t.timeout_ms);
+		nd_test_stop_senders(&t);
 		nd_test_stop_receivers(&t, rc == 0 ? (t.p.udp ? 100 : 500) : 0);
 		nd_test_finish(&t);
 		if (rc == 0)

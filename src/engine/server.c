@@ -6,6 +6,8 @@
  * does.  `--max-tests N` allows N tests at once; each runs in its thread.
  */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +128,10 @@ static void start_test(struct nd_server *s, struct nd_slot *sl, struct nd_pendin
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 
+	int one = 1;
+
+	/* Small control messages must not wait behind Nagle for a delayed ACK. */
+	setsockopt(pd->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	sl->ctrl_fd = pd->fd;
 	memcpy(sl->cookie, pd->cookie, ND_COOKIE_LEN);
 	sl->cookie[ND_COOKIE_LEN - 1] = '\0';
