@@ -10,5 +10,14 @@ void nd_check_pcie_link_downgraded(const struct nd_facts *facts, struct nd_findi
 void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_rps_off_single_queue(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_sysctl_rmem_max_low(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_sysctl_wmem_max_low(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_sysctl_backlog_low(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_softnet_dropped(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_softnet_squeezed(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_nic_rx_dropped(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_qdisc_rate_limit(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_cpu_governor_powersave(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_tool_iperf3_single_threaded(const struct nd_facts *facts, struct nd_finding *f);
 
 #endif

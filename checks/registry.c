@@ -15,6 +15,24 @@ const struct nd_check nd_checks[] = {
 	  nd_check_rps_off_single_queue },
 	{ "irq.concentrated", "every queue interrupt of the NIC served by one CPU",
 	  nd_check_irq_concentrated },
+	{ "sysctl.rmem_max_low", "receive buffer sysctls allow a TCP window below line rate "
+	  "at a LAN round trip", nd_check_sysctl_rmem_max_low },
+	{ "sysctl.wmem_max_low", "send buffer sysctls allow too little in flight for line rate "
+	  "at a LAN round trip", nd_check_sysctl_wmem_max_low },
+	{ "sysctl.backlog_low", "backlog drops counted while netdev_max_backlog is at its "
+	  "default of 1000", nd_check_sysctl_backlog_low },
+	{ "softnet.dropped", "packets dropped because a CPU's input backlog was full "
+	  "(softnet_stat)", nd_check_softnet_dropped },
+	{ "softnet.squeezed", "receive softirq ran out of netdev_budget often on some CPU "
+	  "(time_squeeze)", nd_check_softnet_squeezed },
+	{ "nic.rx_dropped", "the interface counts received packets dropped or missed "
+	  "(RX ring full)", nd_check_nic_rx_dropped },
+	{ "qdisc.rate_limit", "a tbf/htb shaper on the interface caps it below the wire speed",
+	  nd_check_qdisc_rate_limit },
+	{ "cpu.governor_powersave", "a power-saving cpufreq governor on the CPUs serving "
+	  "the NIC", nd_check_cpu_governor_powersave },
+	{ "tool.iperf3_single_threaded", "iperf3 before 3.16 runs all -P streams on one core",
+	  nd_check_tool_iperf3_single_threaded },
 };
 
 const unsigned nd_checks_count = ND_ARRAY_SIZE(nd_checks);
