@@ -7,14 +7,35 @@
 #include "checks.h"
 
 const struct nd_check nd_checks[] = {
+	{ "link.down", "no carrier: nothing can pass", nd_check_link_down },
+	{ "link.speed_below_max", "link negotiated below the best speed both ends can do",
+	  nd_check_link_speed_below_max },
+	{ "link.half_duplex", "link runs half duplex (usually a duplex mismatch)",
+	  nd_check_link_half_duplex },
 	{ "pcie.link_downgraded", "PCIe link trained below the card's capability (LnkSta < LnkCap)",
 	  nd_check_pcie_link_downgraded },
+	{ "pcie.slot_too_slow", "the card's PCIe capability or a bridge above it cannot carry "
+	  "all ports at line rate", nd_check_pcie_slot_too_slow },
+	{ "mtu.jumbo_possible", "what jumbo frames would raise the goodput ceiling to (info)",
+	  nd_check_mtu_jumbo_possible },
 	{ "queues.single", "one RX queue on a multi-CPU host while the device allows more",
 	  nd_check_queues_single },
+	{ "queues.below_cpus", "fewer RX queues than the CPUs and the device allow",
+	  nd_check_queues_below_cpus },
+	{ "rss.indirection_uneven", "RSS indirection table leaves queues out or is strongly uneven",
+	  nd_check_rss_indirection_uneven },
 	{ "rps.off_single_queue", "one RX queue and no RPS: one CPU does all receive work",
 	  nd_check_rps_off_single_queue },
 	{ "irq.concentrated", "every queue interrupt of the NIC served by one CPU",
 	  nd_check_irq_concentrated },
+	{ "irq.remote_numa", "queue interrupts served by CPUs of another NUMA node than the NIC's",
+	  nd_check_irq_remote_numa },
+	{ "irqbalance.fighting", "irqbalance runs and rewrites queue IRQ affinity unless banned "
+	  "(info)", nd_check_irqbalance_fighting },
+	{ "offload.disabled", "TSO, GSO, GRO, checksum or scatter-gather offload off though "
+	  "the device can do it", nd_check_offload_disabled },
+	{ "coalesce.off", "RX interrupt coalescing off: one interrupt per frame (info)",
+	  nd_check_coalesce_off },
 	{ "sysctl.rmem_max_low", "receive buffer sysctls allow a TCP window below line rate "
 	  "at a LAN round trip", nd_check_sysctl_rmem_max_low },
 	{ "sysctl.wmem_max_low", "send buffer sysctls allow too little in flight for line rate "
@@ -27,6 +48,10 @@ const struct nd_check nd_checks[] = {
 	  "(time_squeeze)", nd_check_softnet_squeezed },
 	{ "nic.rx_dropped", "the interface counts received packets dropped or missed "
 	  "(RX ring full)", nd_check_nic_rx_dropped },
+	{ "ring.small", "RX ring well below its maximum while the NIC counts drops",
+	  nd_check_ring_small },
+	{ "pause.mismatch", "Ethernet flow control off or one way only (info)",
+	  nd_check_pause_mismatch },
 	{ "qdisc.rate_limit", "a tbf/htb shaper on the interface caps it below the wire speed",
 	  nd_check_qdisc_rate_limit },
 	{ "cpu.governor_powersave", "a power-saving cpufreq governor on the CPUs serving "

@@ -1,0 +1,242 @@
+/*
+ * test_checks_nic_settings.c - the device settings checks (offloads,
+ * rings, coalescing, pause, irqbalance) on hand-made facts: flagged, ok
+ * and unknown for each, starting from the healthy host of
+ * checks_nic_fixture.h.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "checks_nic_fixture.h"
+
+static struct nd_feature *feature(struct nd_facts *facts, const char *name)
+{
+	for (unsigned i = 0; i < facts->features.count; i++)
+		if (!strcmp(facts->features.f[i].name, name))
+			return &facts->features.f[i];
+	fail_msg("no feature %s in the fixture", name);
+	return NULL;
+}
+
+static const char *offload_state(const char *keyword)
+{
+	const cJSON *states = evidence_item("offloads");
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(states, keyword);
+
+	return cJSON_IsString(item) ? item->valuestring : "";
+}
+
+static void test_offload_disabled(void **state)
+{
+	struct nd_facts *facts = healthy_facts();
+
+	(void)state;
+	run("offload.disabled", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	/* The E810's generic checksum bit is fixed off; IPv4's is on. */
+	assert_string_equal(offload_state("tx"), "on");
+	assert_string_equal(evidence_string("lro"), "off [fixed]");
+	feature(facts, "tx-tcp-segmentation")->active = false;
+	feature(facts, "tx-tcp-segmentation")->wanted = false;
+	feature(facts, "rx-gro")->active = false;
+	feature(facts, "rx-gro")->wanted = false;
+	run("offload.disabled", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(offload_state("tso"), "off");
+	assert_string_equal(offload_state("gro"), "off");
+	assert_string_equal(offload_state("gso"), "on");
+	assert_non_null(strstr(finding.title, "TSO, GRO off"));
+	assert_string_equal(finding.fix.id, "offloads");
+	assert_string_equal(finding.fix.commands[0], "ethtool -K enp65s0f0 tso on gro on");
+	assert_true(finding.ceiling_mbps < 0);
+	/* TX checksum off takes TSO with it: TSO requested but inactive. */
+	feature(facts, "tx-tcp-segmentation")->wanted = true;
+	feature(facts, "tx-checksum-ipv4")->active = false;
+	run("offload.disabled", facts);
+	assert_string_equal(offload_state("tso"), "off (requested; a dependency is off)");
+	assert_string_equal(finding.fix.commands[0], "ethtool -K enp65s0f0 tx on tso on gro on");
+	/* Off but fixed: the device cannot, nothing to do. */
+	free(facts);
+	facts = healthy_facts();
+	feature(facts, "rx-gro")->active = false;
+	feature(facts, "rx-gro")->fixed = true;
+	run("offload.disabled", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_string_equal(offload_state("gro"), "off [fixed]: the device cannot");
+	/* LRO on is reported, never flagged. */
+	feature(facts, "rx-lro")->active = true;
+	run("offload.disabled", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_string_equal(evidence_string("lro"), "on");
+	assert_non_null(strstr(evidence_string("lro_note"), "forwarding"));
+	nd_status_set_unknown(&facts->features.st, "ethtool netlink: Operation not permitted");
+	run("offload.disabled", facts);
+	assert_unknown("features");
+	free(facts);
+}
+
+static void test_ring_small(void **state)
+{
+	struct nd_facts *facts = healthy_facts();
+
+	(void)state;
+	run("ring.small", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	/* A 512-entry ring of 8160 and the NIC missing frames. */
+	facts->rings.rx = 512;
+	facts->link.stats.rx_missed = 4711;
+	run("ring.small", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(evidence_number("rx_ring") == 512);
+	assert_true(evidence_number("rx_ring_max") == 8160);
+	assert_string_equal(evidence_string("largest_drop_counter"), "link.rx_missed");
+	assert_string_equal(finding.fix.id, "rings");
+	assert_string_equal(finding.fix.commands[0], "ethtool -G enp65s0f0 rx 8160");
+	/* The E810-XXV capture: ethtool -S rx_dropped 7206525. */
+	facts->link.stats.rx_missed = 0;
+	facts->nicstats.s[0].value = 7206525;
+	run("ring.small", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("largest_drop_counter"), "rx_dropped");
+	assert_non_null(strstr(finding.title, "rx_dropped 7206525"));
+	/* Transmit drops and flow director misses are not RX drops. */
+	facts->nicstats.s[0].value = 0;
+	facts->nicstats.s[2].value = 99;		/* tx_dropped */
+	add_stat(&facts->nicstats, "fdir_miss", 1234);
+	add_stat(&facts->nicstats, "rx_queue_0_xdp_drop", 5);
+	run("ring.small", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_string_equal(finding.fix.commands[0], "ethtool -G enp65s0f0 rx 8160");
+	/* mlx5's name for a ring that ran empty. */
+	add_stat(&facts->nicstats, "rx_out_of_buffer", 17);
+	run("ring.small", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	/* Drops with the ring already large: not this check's cause. */
+	facts->rings.rx = 4096;
+	run("ring.small", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	facts->rings.rx = 512;
+	nd_status_set_unknown(&facts->link.st, "no permission");
+	nd_status_set_unknown(&facts->nicstats.st, "no permission");
+	run("ring.small", facts);
+	assert_unknown("drop counters");
+	nd_status_set_unknown(&facts->rings.st, "ethtool netlink: Operation not supported");
+	run("ring.small", facts);
+	assert_unknown("ring sizes");
+	free(facts);
+}
+
+static void test_coalesce_off(void **state)
+{
+	struct nd_facts *facts = healthy_facts();
+
+	(void)state;
+	run("coalesce.off", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	/* The E810 capture: adaptive off, rx-usecs 12: still coalesced. */
+	facts->coalesce.adaptive_rx = false;
+	facts->coalesce.rx_usecs = 12;
+	run("coalesce.off", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	facts->coalesce.rx_usecs = 0;
+	run("coalesce.off", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_false(evidence_bool("adaptive_rx"));
+	assert_true(evidence_number("rx_usecs") == 0);
+	assert_string_equal(finding.fix.id, "coalesce");
+	assert_string_equal(finding.fix.commands[0], "ethtool -C enp65s0f0 adaptive-rx on");
+	assert_non_null(strstr(finding.fix.commands[1], "ethtool -C enp65s0f0 rx-usecs 50"));
+	/* A frame count batches interrupts without a timer. */
+	facts->coalesce.rx_frames = 32;
+	run("coalesce.off", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	nd_status_set_unknown(&facts->coalesce.st, "ethtool netlink: Operation not supported");
+	run("coalesce.off", facts);
+	assert_unknown("interrupt coalescing");
+	free(facts);
+}
+
+static void test_pause_mismatch(void **state)
+{
+	struct nd_facts *facts = healthy_facts();
+
+	(void)state;
+	run("pause.mismatch", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_string_equal(evidence_string("partner_advertises"), "symmetric");
+	facts->pause.rx = facts->pause.tx = false;
+	run("pause.mismatch", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_non_null(strstr(finding.title, "flow control off"));
+	assert_string_equal(finding.fix.id, "pause");
+	assert_string_equal(finding.fix.commands[0], "ethtool -A enp65s0f0 rx on tx on");
+	facts->pause.rx = true;
+	run("pause.mismatch", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_true(evidence_bool("rx"));
+	assert_false(evidence_bool("tx"));
+	assert_non_null(strstr(finding.title, "one way only (rx on, tx off)"));
+	nd_status_set_unknown(&facts->pause.st, "ethtool netlink: Operation not supported");
+	run("pause.mismatch", facts);
+	assert_unknown("pause settings");
+	free(facts);
+}
+
+static void test_irqbalance_fighting(void **state)
+{
+	struct nd_facts *facts = healthy_facts();
+
+	(void)state;
+	run("irqbalance.fighting", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_false(evidence_bool("irqbalance_running"));
+	facts->irqs.irqbalance_running = true;
+	run("irqbalance.fighting", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_true(evidence_number("queue_irqs") == 8);
+	assert_true(evidence_number("irqs_with_affinity_hint") == 8);
+	assert_true(evidence_number("irqs_off_their_hint") == 0);
+	assert_string_equal(evidence_string("banirq_args"),
+			    "--banirq=100 --banirq=101 --banirq=102 --banirq=103 --banirq=104 "
+			    "--banirq=105 --banirq=106 --banirq=107");
+	assert_string_equal(finding.fix.id, "irqbalance");
+	/* The fix line is cut at a word to fit; the evidence keeps it all. */
+	assert_string_equal(finding.fix.commands[1],
+			    "# IRQBALANCE_ARGS=\"--banirq=100 --banirq=101 --banirq=102 "
+			    "--banirq=103 --banirq=104 --banirq=105 --banirq=106 ...\"");
+	assert_string_equal(finding.fix.commands[2], "# or keep irqbalance off the NIC's CPUs: "
+			    "IRQBALANCE_BANNED_CPULIST=0-7");
+	assert_string_equal(finding.fix.commands[finding.fix.n_commands - 1],
+			    "systemctl restart irqbalance");
+	/* irqbalance already moved two IRQs off the driver's hints. */
+	nd_cpuset_zero(&facts->irqs.irq[1].affinity);
+	nd_cpuset_add(&facts->irqs.irq[1].affinity, 5);
+	nd_cpuset_zero(&facts->irqs.irq[2].affinity);
+	nd_cpuset_add(&facts->irqs.irq[2].affinity, 5);
+	run("irqbalance.fighting", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_true(evidence_number("irqs_off_their_hint") == 2);
+	facts->irqs.irqbalance_known = false;
+	run("irqbalance.fighting", facts);
+	assert_unknown("irqbalance state");
+	nd_status_set_unknown(&facts->irqs.st, "cannot read '/proc/interrupts'");
+	run("irqbalance.fighting", facts);
+	assert_unknown("interface interrupts");
+	free(facts);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_offload_disabled, teardown),
+		cmocka_unit_test_teardown(test_ring_small, teardown),
+		cmocka_unit_test_teardown(test_coalesce_off, teardown),
+		cmocka_unit_test_teardown(test_pause_mismatch, teardown),
+		cmocka_unit_test_teardown(test_irqbalance_fighting, teardown),
+	};
+
+	return cmocka_run_group_tests_name("checks_nic_settings", tests, NULL, NULL);
+}
