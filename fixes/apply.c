@@ -87,8 +87,9 @@ static int put_value(struct nd_fix_journal *j, const struct nd_fix_step *s, cons
 	return 0;
 }
 
-int nd_fix_undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
-		      nd_fix_step_cb cb, void *cb_arg, struct nd_fix_outcome *out)
+static int undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
+		      enum nd_fix_phase phase, nd_fix_step_cb cb, void *cb_arg,
+		      struct nd_fix_outcome *out)
 {
 	char now[ND_FIX_VALUE_LEN], detail[sizeof(out->failed_detail)];
 	int worst = 0;
@@ -98,7 +99,7 @@ int nd_fix_undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 		int r = put_value(j, s, s->current, now, sizeof(now), detail, sizeof(detail));
 
 		if (cb)
-			cb(s, i, r, now, cb_arg);
+			cb(s, i, phase, r, now, cb_arg);
 		if (r == 0)
 			out->rolled_back++;
 		if (r < 0) {
@@ -110,6 +111,12 @@ int nd_fix_undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 		}
 	}
 	return worst;
+}
+
+int nd_fix_undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
+		      nd_fix_step_cb cb, void *cb_arg, struct nd_fix_outcome *out)
+{
+	return undo_range(j, first, last, ND_FIX_ROLLBACK, cb, cb_arg, out);
 }
 
 int nd_fix_apply_range(struct nd_fix_journal *j, unsigned first, unsigned last,
@@ -126,7 +133,7 @@ int nd_fix_apply_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 		r = put_value(j, s, s->target, now, sizeof(now), out->failed_detail,
 			      sizeof(out->failed_detail));
 		if (cb)
-			cb(s, i, r, now, cb_arg);
+			cb(s, i, ND_FIX_APPLY, r, now, cb_arg);
 		if (r < 0)
 			break;
 		if (r == 0)
@@ -144,7 +151,7 @@ int nd_fix_apply_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 		char detail[sizeof(out->failed_detail)];
 
 		memcpy(detail, out->failed_detail, sizeof(detail));
-		nd_fix_undo_range(j, first, i + 1, cb, cb_arg, out);
+		undo_range(j, first, i + 1, ND_FIX_ROLLBACK, cb, cb_arg, out);
 		memcpy(out->failed_detail, detail, sizeof(detail));
 	}
 	return r;
@@ -163,7 +170,7 @@ int nd_fix_revert(struct nd_fix_journal *j, nd_fix_step_cb cb, void *cb_arg,
 
 		r = put_value(j, s, s->current, now, sizeof(now), detail, sizeof(detail));
 		if (cb)
-			cb(s, i, r, now, cb_arg);
+			cb(s, i, ND_FIX_REVERT, r, now, cb_arg);
 		if (r == 0)
 			out->done++;
 		else if (r > 0)

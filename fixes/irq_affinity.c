@@ -144,7 +144,7 @@ static int irq_persist(const char *udev_match, const struct nd_fix_step *step,
 			      irq, udev_match, step->target, irq);
 }
 
-static const char *const irq_checks[] = { "irq.concentrated", NULL };
+static const char *const irq_checks[] = { "irq.concentrated", "irq.remote_numa", NULL };
 
 const struct nd_fix_kind nd_fix_kind_irq_affinity = {
 	.name = "irq_affinity",

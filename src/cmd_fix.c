@@ -93,16 +93,11 @@ static int parse_args(int argc, char **argv, struct fix_opts *o)
 	return check_combination(o);
 }
 
-struct step_printer {
-	bool reverting;
-};
-
-static void print_step(const struct nd_fix_step *step, unsigned index, int result,
-		       const char *value_now, void *arg)
+static void print_step(const struct nd_fix_step *step, unsigned index,
+		       enum nd_fix_phase phase, int result, const char *value_now, void *arg)
 {
-	const struct step_printer *p = arg;
-
-	nd_render_fix_step(step, index, result, value_now, p->reverting, stdout);
+	(void)arg;
+	nd_render_fix_step(step, index, phase, result, value_now, stdout);
 	fflush(stdout);		/* a test watches progress while it pauses */
 }
 
@@ -143,10 +138,9 @@ static int make_plan(const struct fix_opts *o, struct nd_fix_plan *plan)
 /* Undo everything after a late failure (persisting), files included. */
 static void undo_all(struct nd_fix_journal *j, struct nd_fix_outcome *out)
 {
-	struct step_printer printer = { .reverting = true };
 	unsigned failed_file;
 
-	nd_fix_undo_range(j, 0, j->n_steps, print_step, &printer, out);
+	nd_fix_undo_range(j, 0, j->n_steps, print_step, NULL, out);
 	nd_fix_persist_restore(j, &failed_file);
 }
 
@@ -182,7 +176,6 @@ static int finish_apply(struct nd_fix_journal *j, const struct fix_opts *o,
 static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o)
 {
 	struct nd_fix_journal *j = calloc(1, sizeof(*j));
-	struct step_printer printer = { .reverting = false };
 	struct nd_fix_outcome out = { .failed_index = -1 };
 	char why[320];
 	int r, rc;
@@ -209,7 +202,7 @@ static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o)
 		rc = ND_EXIT_ENV;
 		goto out;
 	}
-	nd_fix_apply_range(j, 0, j->n_steps, print_step, &printer, &out);
+	nd_fix_apply_range(j, 0, j->n_steps, print_step, NULL, &out);
 	rc = finish_apply(j, o, &out);
 out:
 	nd_fix_journal_free(j);
@@ -219,7 +212,6 @@ out:
 
 static int run_revert(const struct fix_opts *o)
 {
-	struct step_printer printer = { .reverting = true };
 	struct nd_fix_outcome out = { .failed_index = -1 };
 	struct nd_fix_journal *j = calloc(1, sizeof(*j));
 	char path[PATH_MAX], why[256] = "";
@@ -240,7 +232,7 @@ static int run_revert(const struct fix_opts *o)
 		free(j);
 		return ND_EXIT_ENV;
 	}
-	r = nd_fix_revert(j, print_step, &printer, &out);
+	r = nd_fix_revert(j, print_step, NULL, &out);
 	nd_strlcpy(j->state, r < 0 ? "revert-failed" : "reverted", sizeof(j->state));
 	if (nd_fix_journal_write(j) < 0)
 		nd_err("cannot update the journal '%s'", j->path);

@@ -197,9 +197,17 @@ void nd_fix_journal_free(struct nd_fix_journal *j);
 
 /* --- apply and revert (fixes/apply.c) --- */
 
-/* Called after each step with its index and the step's outcome. */
-typedef void (*nd_fix_step_cb)(const struct nd_fix_step *step, unsigned index, int result,
-			       const char *value_now, void *arg);
+enum nd_fix_phase {
+	ND_FIX_APPLY = 0,		/* towards step->target */
+	ND_FIX_ROLLBACK,		/* back to step->current after a failure */
+	ND_FIX_REVERT,			/* back to step->current from the journal */
+};
+
+/* Called after each step with its index and outcome: 0 written, 1 already
+ * at the value, negative errno. */
+typedef void (*nd_fix_step_cb)(const struct nd_fix_step *step, unsigned index,
+			       enum nd_fix_phase phase, int result, const char *value_now,
+			       void *arg);
 
 struct nd_fix_outcome {
 	unsigned done;			/* steps applied (or restored) */
@@ -239,8 +247,8 @@ int nd_fix_persist_restore(const struct nd_fix_journal *j, unsigned *ret_failed)
 /* --- output (src/report/fixplan.c) --- */
 
 void nd_render_fix_plan(const struct nd_fix_plan *plan, bool dry_run, FILE *out);
-void nd_render_fix_step(const struct nd_fix_step *step, unsigned index, int result,
-			const char *value_now, bool reverting, FILE *out);
+void nd_render_fix_step(const struct nd_fix_step *step, unsigned index,
+			enum nd_fix_phase phase, int result, const char *value_now, FILE *out);
 void nd_render_fix_applied(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,
 			   FILE *out);
 void nd_render_fix_reverted(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,

@@ -53,20 +53,21 @@ void nd_render_fix_plan(const struct nd_fix_plan *plan, bool dry_run, FILE *out)
 		fprintf(out, "note: %s\n", plan->notes[i]);
 }
 
-void nd_render_fix_step(const struct nd_fix_step *step, unsigned index, int result,
-			const char *value_now, bool reverting, FILE *out)
+void nd_render_fix_step(const struct nd_fix_step *step, unsigned index,
+			enum nd_fix_phase phase, int result, const char *value_now, FILE *out)
 {
-	const char *wanted = reverting ? step->current : step->target;
+	static const char *const done_word[] = { "applied", "rolled back", "restored" };
+	bool backwards = phase != ND_FIX_APPLY;
 
 	if (result < 0)
-		fprintf(out, "  step %u failed: %s -> %s\n", index + 1, step->what, wanted);
-	else if (result > 0)
+		fprintf(out, "  step %u failed: %s -> %s\n", index + 1, step->what,
+			backwards ? step->current : step->target);
+	else if (result > 0 && phase != ND_FIX_ROLLBACK)
 		fprintf(out, "  step %u unchanged: %s is already %s\n", index + 1, step->what,
 			value_now);
-	else
-		fprintf(out, "  step %u %s: %s %s -> %s\n", index + 1,
-			reverting ? "restored" : "applied", step->what,
-			reverting ? step->target : step->current, value_now);
+	else if (result == 0)
+		fprintf(out, "  step %u %s: %s %s -> %s\n", index + 1, done_word[phase], step->what,
+			backwards ? step->target : step->current, value_now);
 }
 
 static void render_files(const struct nd_fix_journal *j, bool reverted, FILE *out)

@@ -1,0 +1,221 @@
+/*
+ * test_fix_journal.c - the fix journal on disk: a round trip keeps every
+ * step and file, the newest journal is found per interface, and a
+ * truncated or corrupt journal is refused with a reason, never half-read.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/fix.h"
+
+static char state_dir[] = "/tmp/nd-test-journal.XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(state_dir))
+		return -1;
+	setenv("NICDOCTOR_STATE_DIR", state_dir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", state_dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct nd_fix_journal *journal_new(const char *ifname, long long usec)
+{
+	struct nd_fix_journal *j = calloc(1, sizeof(*j));
+	struct nd_fix_step *s;
+
+	assert_non_null(j);
+	nd_strlcpy(j->ifname, ifname, sizeof(j->ifname));
+	nd_strlcpy(j->state, "applying", sizeof(j->state));
+	j->created_usec = usec;
+	s = &j->steps[j->n_steps++];
+	s->kind = nd_fix_kind_find("channels");
+	nd_strlcpy(s->key, "combined", sizeof(s->key));
+	nd_strlcpy(s->what, "combined channels", sizeof(s->what));
+	nd_strlcpy(s->current, "1", sizeof(s->current));
+	nd_strlcpy(s->target, "8", sizeof(s->target));
+	nd_strlcpy(s->finding_id, "queues.single", sizeof(s->finding_id));
+	s = &j->steps[j->n_steps++];
+	s->kind = nd_fix_kind_find("sysctl");
+	nd_strlcpy(s->key, "net.ipv4.tcp_rmem", sizeof(s->key));
+	nd_strlcpy(s->current, "4096 131072 6291456", sizeof(s->current));
+	nd_strlcpy(s->target, "4096 131072 16777216", sizeof(s->target));
+	j->files[0].existed = true;
+	nd_strlcpy(j->files[0].path, "/etc/sysctl.d/90-nicdoctor.conf", sizeof(j->files[0].path));
+	j->files[0].original = strdup("net.core.rmem_max = 1\n");
+	j->files[0].content = strdup("# new\n");
+	nd_strlcpy(j->files[1].path, "/etc/udev/rules.d/90-x.rules", sizeof(j->files[1].path));
+	j->files[1].content = strdup("ACTION==\"add\"\n");
+	j->n_files = 2;
+	return j;
+}
+
+static void test_round_trip(void **state)
+{
+	struct nd_fix_journal *j = journal_new("eth0", 1000), *back = calloc(1, sizeof(*back));
+	char why[128] = "";
+
+	(void)state;
+	assert_int_equal(nd_fix_journal_write(j), 0);
+	assert_non_null(strstr(j->path, "/journal-0000000000001000-eth0.json"));
+	assert_int_equal(nd_fix_journal_read(j->path, back, why, sizeof(why)), 0);
+	assert_string_equal(back->ifname, "eth0");
+	assert_string_equal(back->state, "applying");
+	assert_int_equal(back->n_steps, 2);
+	assert_ptr_equal(back->steps[0].kind, nd_fix_kind_find("channels"));
+	assert_string_equal(back->steps[0].current, "1");
+	assert_string_equal(back->steps[0].target, "8");
+	assert_string_equal(back->steps[0].finding_id, "queues.single");
+	assert_string_equal(back->steps[1].current, "4096 131072 6291456");
+	assert_int_equal(back->n_files, 2);
+	assert_true(back->files[0].existed);
+	assert_string_equal(back->files[0].original, "net.core.rmem_max = 1\n");
+	assert_false(back->files[1].existed);
+	assert_null(back->files[1].original);
+	assert_string_equal(back->files[1].content, "ACTION==\"add\"\n");
+	/* Rewriting in place keeps the path. */
+	nd_strlcpy(j->state, "applied", sizeof(j->state));
+	assert_int_equal(nd_fix_journal_write(j), 0);
+	nd_fix_journal_free(back);
+	assert_int_equal(nd_fix_journal_read(j->path, back, why, sizeof(why)), 0);
+	assert_string_equal(back->state, "applied");
+	nd_fix_journal_free(back);
+	nd_fix_journal_free(j);
+	free(back);
+	free(j);
+}
+
+static void test_newest_per_interface(void **state)
+{
+	struct nd_fix_journal *a = journal_new("eth0", 2000), *b = journal_new("eth1", 3000);
+	struct nd_fix_journal *c = journal_new("eth0", 2500);
+	char path[4096];
+
+	(void)state;
+	assert_int_equal(nd_fix_journal_write(a), 0);
+	assert_int_equal(nd_fix_journal_write(b), 0);
+	assert_int_equal(nd_fix_journal_write(c), 0);
+	assert_int_equal(nd_fix_journal_newest("eth0", path, sizeof(path)), 0);
+	assert_string_equal(path, c->path);
+	assert_int_equal(nd_fix_journal_newest(NULL, path, sizeof(path)), 0);
+	assert_string_equal(path, b->path);
+	assert_int_equal(nd_fix_journal_newest("eth9", path, sizeof(path)), -ENOENT);
+	nd_fix_journal_free(a);
+	nd_fix_journal_free(b);
+	nd_fix_journal_free(c);
+	free(a);
+	free(b);
+	free(c);
+}
+
+static void write_text(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+static void test_truncated_is_refused(void **state)
+{
+	struct nd_fix_journal *j = journal_new("eth2", 4000), *back = calloc(1, sizeof(*back));
+	char why[128] = "", path[4200], *text;
+	FILE *f;
+	long len;
+
+	(void)state;
+	assert_int_equal(nd_fix_journal_write(j), 0);
+	f = fopen(j->path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/truncated.json", state_dir);
+	write_text(path, text, (size_t)len / 2);
+	back->n_steps = 77;	/* untouched on failure */
+	assert_int_equal(nd_fix_journal_read(path, back, why, sizeof(why)), -EBADMSG);
+	assert_string_equal(why, "not valid JSON (truncated or corrupt)");
+	assert_int_equal(back->n_steps, 77);
+	free(text);
+	nd_fix_journal_free(j);
+	free(j);
+	free(back);
+}
+
+static void expect_bad(const char *text, const char *why_part)
+{
+	struct nd_fix_journal *back = calloc(1, sizeof(*back));
+	char why[160] = "", path[4200];
+
+	snprintf(path, sizeof(path), "%s/corrupt.json", state_dir);
+	write_text(path, text, strlen(text));
+	assert_int_equal(nd_fix_journal_read(path, back, why, sizeof(why)), -EBADMSG);
+	if (!strstr(why, why_part))
+		fail_msg("reason '%s' lacks '%s'", why, why_part);
+	free(back);
+}
+
+static void test_corrupt_is_refused(void **state)
+{
+	(void)state;
+	expect_bad("[]", "not a nicdoctor.journal/1 document");
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"a/b\",\"state\":\"x\","
+		   "\"steps\":[]}", "no valid 'interface'");
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"x\"}",
+		   "no 'steps' array");
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"x\","
+		   "\"steps\":[{\"kind\":\"teleport\",\"key\":\"k\",\"original\":\"1\","
+		   "\"target\":\"2\"}]}", "step 1 has an unknown kind 'teleport'");
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"x\","
+		   "\"steps\":[{\"kind\":\"rps\",\"key\":\"k\",\"target\":\"2\"}]}",
+		   "step 1 lacks 'key', 'original' or 'target'");
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"x\","
+		   "\"steps\":[],\"files\":[{\"path\":\"/etc/x\",\"existed\":true}]}",
+		   "file 1 existed but its original content is missing");
+}
+
+static void test_missing_file(void **state)
+{
+	struct nd_fix_journal *back = calloc(1, sizeof(*back));
+	char why[64];
+
+	(void)state;
+	assert_int_equal(nd_fix_journal_read("/nonexistent/j.json", back, why, sizeof(why)),
+			 -ENOENT);
+	free(back);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_newest_per_interface),
+		cmocka_unit_test(test_truncated_is_refused),
+		cmocka_unit_test(test_corrupt_is_refused),
+		cmocka_unit_test(test_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
