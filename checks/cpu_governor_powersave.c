@@ -13,6 +13,17 @@
 /* Governors that hold a CPU below its speed under load. */
 static const char *const slow_governors[] = { "powersave", "conservative" };
 
+/*
+ * intel_pstate and amd-pstate-epp in active mode implement "powersave"
+ * with hardware P-states (HWP/CPPC): the CPU still clocks up under load,
+ * so it is the default on most servers and no cause to alarm.  Their
+ * passive modes ("intel_cpufreq", "amd-pstate") behave like acpi-cpufreq.
+ */
+static bool hwp_driver(const char *driver)
+{
+	return !strcmp(driver, "intel_pstate") || !strcmp(driver, "amd-pstate-epp");
+}
+
 /* Index in slow_governors, -1 for a governor that follows the load. */
 static int slow_index(const char *governor)
 {
@@ -131,6 +142,16 @@ void nd_check_cpu_governor_powersave(const struct nd_facts *facts, struct nd_fin
 		if (t.seen[i])
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 names[0] ? ", " : "", slow_governors[i]);
+	if (facts->cpus.scaling_driver[0])
+		cJSON_AddStringToObject(f->evidence, "scaling_driver", facts->cpus.scaling_driver);
+	if (t.seen[0] && !t.seen[1] && hwp_driver(facts->cpus.scaling_driver)) {
+		nd_finding_set(f, ND_SEV_INFO, "governor powersave under %s on CPU%s %s: the "
+			       "hardware still raises the clock under load",
+			       facts->cpus.scaling_driver, nd_cpuset_count(&t.slow) == 1 ? "" : "s",
+			       nd_cpuset_format_list(&t.slow, list, sizeof(list)));
+		nd_finding_fix(f, "cpu_governor", "cpupower frequency-set -g performance");
+		return;
+	}
 	if (t.seen[0])
 		cJSON_AddStringToObject(f->evidence, "note",
 					"with the intel_pstate driver (active mode) \"powersave\" "

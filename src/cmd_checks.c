@@ -14,6 +14,6 @@ int cmd_checks(int argc, char **argv)
 		return ND_EXIT_USAGE;
 	}
 	for (unsigned i = 0; i < nd_checks_count; i++)
-		printf("%-26s %s\n", nd_checks[i].id, nd_checks[i].help);
+		printf("%-28s %s\n", nd_checks[i].id, nd_checks[i].help);
 	return ND_EXIT_OK;
 }

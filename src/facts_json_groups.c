@@ -203,6 +203,7 @@ static const struct nd_jfield sysctl_fields[] = {
 static const struct nd_jfield cpus_fields[] = {
 	ND_JF_CPUSET(S, online), ND_JF_UINT_MAX(S, n_online, ND_MAX_CPUS),
 	ND_JF_BOOL(S, governor_known), ND_JF_ARR_NC(S, governor, ND_J_ARR_STR),
+	ND_JF_STR(S, scaling_driver),
 	ND_JF_ARR(S, node_cpus, ND_J_ARR_CPUSET, n_nodes, NULL),
 	ND_JF_END
 };

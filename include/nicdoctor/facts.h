@@ -226,6 +226,7 @@ struct nd_cpus {
 	unsigned n_online;
 	bool governor_known;
 	char governor[ND_MAX_CPUS][16];	/* "" where unknown for that CPU */
+	char scaling_driver[32];	/* cpufreq driver of the first CPU: "intel_pstate", "" unknown */
 	unsigned n_nodes;		/* NUMA nodes seen */
 	struct nd_cpuset node_cpus[16];
 };

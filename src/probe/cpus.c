@@ -27,6 +27,14 @@ static void probe_governors(struct nd_cpus *cpus)
 			cpus->governor_known = true;
 		else
 			cpus->governor[cpu][0] = '\0';
+		/* One driver serves every CPU; what "powersave" means depends on it. */
+		if (!cpus->scaling_driver[0]) {
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_driver", cpu);
+			if (nd_sysroot_read_line(path, cpus->scaling_driver,
+						 sizeof(cpus->scaling_driver)) < 0)
+				cpus->scaling_driver[0] = '\0';
+		}
 	}
 }
 

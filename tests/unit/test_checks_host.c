@@ -586,6 +586,17 @@ static void test_cpu_governor(void **state)
 	assert_string_equal(finding.fix.id, "cpu_governor");
 	assert_fix(0, "cpupower frequency-set -g performance");
 
+	/* intel_pstate's active-mode powersave clocks up under load (HWP): info. */
+	nd_strlcpy(facts->cpus.scaling_driver, "intel_pstate", sizeof(facts->cpus.scaling_driver));
+	run("cpu.governor_powersave", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_string_equal(evidence_string("scaling_driver"), "intel_pstate");
+	/* Its passive mode is acpi-cpufreq-like: a warning again. */
+	nd_strlcpy(facts->cpus.scaling_driver, "intel_cpufreq", sizeof(facts->cpus.scaling_driver));
+	run("cpu.governor_powersave", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	facts->cpus.scaling_driver[0] = '\0';
+
 	/* Powersave only on CPUs that do not serve the NIC. */
 	set_governor(facts, 0, "performance");
 	set_governor(facts, 1, "performance");
