@@ -9,24 +9,13 @@
 #include <string.h>
 
 #include "checks.h"
+#include "nic_common.h"
 
 /* Below this many queue interrupts in total the counts say nothing yet. */
 #define IRQ_MIN_COUNTS 1000
 /* One CPU taking this share of all queue interrupts is "concentrated":
  * a spread over two CPUs already gives each about half. */
 #define IRQ_CONCENTRATED_SHARE 0.90
-
-/* Vectors that carry no queue traffic: configuration, async events, admin. */
-static bool is_queue_irq(const struct nd_irq *irq)
-{
-	static const char *const not_queue[] = { "config", "async", "-fw", "ctrl", "misc",
-						  "-event", "pages", "cmd" };
-
-	for (size_t i = 0; i < sizeof(not_queue) / sizeof(not_queue[0]); i++)
-		if (strstr(irq->name, not_queue[i]))
-			return false;
-	return true;
-}
 
 struct irq_tally {
 	unsigned queue_irqs;
@@ -46,7 +35,7 @@ static void tally(const struct nd_irqs *irqs, unsigned columns, struct irq_tally
 		const struct nd_cpuset *eff = irq->effective_known ? &irq->effective :
 					      irq->affinity_known ? &irq->affinity : NULL;
 
-		if (!is_queue_irq(irq))
+		if (!nd_irq_is_queue(irq))
 			continue;
 		t->queue_irqs++;
 		for (unsigned cpu = 0; cpu < columns; cpu++) {
@@ -72,7 +61,7 @@ static void add_fix(const struct nd_facts *facts, struct nd_finding *f)
 	for (unsigned i = 0; i < irqs->count && i < ND_MAX_IRQS && n_cpus; i++) {
 		unsigned cpu, seen = 0;
 
-		if (!is_queue_irq(&irqs->irq[i]))
+		if (!nd_irq_is_queue(&irqs->irq[i]))
 			continue;
 		/* The next online CPU, round robin, as ixgbe's set_irq_affinity does. */
 		for (cpu = 0; cpu < ND_CPUSET_BITS; cpu++)
@@ -87,10 +76,9 @@ static void add_fix(const struct nd_facts *facts, struct nd_finding *f)
 void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_irqs *irqs = &facts->irqs;
-	unsigned columns = irqs->n_cpu_columns < ND_IRQ_MAX_CPUS ? irqs->n_cpu_columns
-								: ND_IRQ_MAX_CPUS;
+	unsigned columns = nd_irq_columns(facts);
 	struct irq_tally t;
-	unsigned top_cpu = 0;
+	unsigned top_column = 0;
 
 	if (!irqs->st.known)
 		return nd_finding_unknown(f, "interface interrupts", irqs->st.reason);
@@ -103,25 +91,25 @@ void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *
 			       columns == 1 ? "" : "s");
 		return;
 	}
-	for (unsigned cpu = 1; cpu < columns; cpu++)
-		if (t.per_cpu[cpu] > t.per_cpu[top_cpu])
-			top_cpu = cpu;
+	for (unsigned column = 1; column < columns; column++)
+		if (t.per_cpu[column] > t.per_cpu[top_column])
+			top_column = column;
 	cJSON_AddNumberToObject(f->evidence, "queue_interrupts_total", (double)t.total);
 	if (t.total >= IRQ_MIN_COUNTS) {
-		double share = (double)t.per_cpu[top_cpu] / (double)t.total;
+		double share = (double)t.per_cpu[top_column] / (double)t.total;
 
-		cJSON_AddNumberToObject(f->evidence, "busiest_cpu", top_cpu);
+		cJSON_AddNumberToObject(f->evidence, "busiest_cpu", nd_irq_column_cpu(facts, top_column));
 		cJSON_AddNumberToObject(f->evidence, "busiest_cpu_share_pct",
 					(double)(long)(share * 1000.0) / 10.0);
 		if (share >= IRQ_CONCENTRATED_SHARE) {
 			nd_finding_set(f, ND_SEV_WARNING,
 				       "%.0f%% of %u queue interrupts' counts are on CPU%u",
-				       share * 100.0, t.queue_irqs, top_cpu);
+				       share * 100.0, t.queue_irqs, nd_irq_column_cpu(facts, top_column));
 			add_fix(facts, f);
 			return;
 		}
 		nd_finding_set(f, ND_SEV_OK, "queue interrupts spread: busiest CPU%u has %.0f%%",
-			       top_cpu, share * 100.0);
+			       nd_irq_column_cpu(facts, top_column), share * 100.0);
 		return;
 	}
 	if (t.same_effective && t.effective_cpu >= 0) {

@@ -75,8 +75,10 @@ unsigned nd_irq_column_cpu(const struct nd_facts *facts, unsigned column)
 {
 	unsigned seen = 0;
 
-	/* Only when the online set explains the columns exactly; a capture
-	 * from another host (or a cut header) keeps the column number. */
+	if (facts->irqs.column_cpu_known && column < ND_IRQ_MAX_CPUS)
+		return facts->irqs.column_cpu[column];
+	/* Without a header, only when the online set explains the columns
+	 * exactly; a capture from another host keeps the column number. */
 	if (!facts->cpus.st.known || facts->cpus.n_online != facts->irqs.n_cpu_columns)
 		return column;
 	for (unsigned cpu = 0; cpu < ND_CPUSET_BITS; cpu++)

@@ -166,7 +166,8 @@ static const struct nd_jfield irq_fields[] = {
 
 #define S struct nd_irqs
 static const struct nd_jfield irqs_fields[] = {
-	ND_JF_UINT_MAX(S, n_cpu_columns, ND_IRQ_MAX_CPUS),
+	ND_JF_UINT_MAX(S, n_cpu_columns, ND_IRQ_MAX_CPUS), ND_JF_BOOL(S, column_cpu_known),
+	ND_JF_ARR(S, column_cpu, ND_J_ARR_UINT, n_cpu_columns, NULL),
 	ND_JF_ARR(S, irq, ND_J_ARR_OBJ, count, irq_fields),
 	ND_JF_BOOL(S, irqbalance_running), ND_JF_BOOL(S, irqbalance_known),
 	ND_JF_END

@@ -188,6 +188,8 @@ struct nd_irq {
 struct nd_irqs {
 	struct nd_status st;
 	unsigned n_cpu_columns;
+	bool column_cpu_known;		/* header named the CPU of each column */
+	unsigned column_cpu[ND_IRQ_MAX_CPUS];	/* "CPU0 CPU1 CPU3": 0, 1, 3 */
 	unsigned count;
 	struct nd_irq irq[ND_MAX_IRQS];
 	bool irqbalance_running;

@@ -45,17 +45,23 @@ static bool token_is_digits(const char *p, const char *end)
 	return true;
 }
 
-/* "CPU0  CPU1 ..." -> number of CPU columns; 0 when the line is not a header. */
-static unsigned header_columns(const char *line, const char *end)
+/* "CPU0  CPU1 ..." -> number of CPU columns, each column's CPU number in
+ * column_cpu (columns are the online CPUs, which need not be contiguous);
+ * 0 when the line is not a header. */
+static unsigned header_columns(const char *line, const char *end, unsigned *column_cpu)
 {
 	unsigned columns = 0;
 	const char *p = skip_space(line, end);
 
 	while (p < end) {
 		const char *t = token_end(p, end);
+		unsigned long cpu;
 
-		if (t - p < 4 || strncmp(p, "CPU", 3) || !token_is_digits(p + 3, t))
+		if (t - p < 4 || t - p > 10 || strncmp(p, "CPU", 3) || !token_is_digits(p + 3, t))
 			return 0;
+		cpu = strtoul(p + 3, NULL, 10);
+		if (columns < ND_IRQ_MAX_CPUS)
+			column_cpu[columns] = cpu < ND_MAX_CPUS ? (unsigned)cpu : 0;
 		columns++;
 		p = skip_space(t, end);
 	}
@@ -210,6 +216,7 @@ int nd_parse_interrupts(const char *text, const unsigned *wanted, unsigned n_wan
 	if (!text || !irqs)
 		return -EINVAL;
 	irqs->count = 0;
+	irqs->column_cpu_known = false;
 	while (*line) {
 		const char *end = strchr(line, '\n');
 		const char *next = end ? end + 1 : line + strlen(line);
@@ -217,10 +224,13 @@ int nd_parse_interrupts(const char *text, const unsigned *wanted, unsigned n_wan
 		if (!end)
 			end = next;
 		if (end - line < IRQ_LINE_MAX) {
-			unsigned header = st.columns ? 0 : header_columns(line, end);
+			unsigned header = st.columns ? 0 :
+					  header_columns(line, end, irqs->column_cpu);
 
-			if (header)
+			if (header) {
 				st.columns = header;
+				irqs->column_cpu_known = true;
+			}
 			else
 				parse_line(&st, line, end);
 		}

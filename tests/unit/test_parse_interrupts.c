@@ -163,6 +163,29 @@ static void test_short_and_garbage_lines(void **state)
 	free(irqs);
 }
 
+/* Columns are the online CPUs: with CPU1 offline the third column is CPU3. */
+static void test_offline_cpu_columns(void **state)
+{
+	struct nd_irqs *irqs = new_irqs();
+	const char *text =
+		"           CPU0       CPU2       CPU3\n"
+		" 41:          0          0     500000  IR-PCI-MSI 1-edge      eth0-rx-0\n";
+
+	(void)state;
+	assert_int_equal(nd_parse_interrupts(text, NULL, 0, NULL, irqs), 0);
+	assert_true(irqs->column_cpu_known);
+	assert_int_equal(irqs->n_cpu_columns, 3);
+	assert_int_equal(irqs->column_cpu[1], 2);
+	assert_int_equal(irqs->column_cpu[2], 3);
+	assert_int_equal(irqs->irq[0].per_cpu[2], 500000);
+	/* A grep'd capture without the header says nothing of CPU numbers. */
+	assert_int_equal(nd_parse_interrupts(strchr(text, '\n') + 1, NULL, 0, NULL, irqs), 0);
+	assert_false(irqs->column_cpu_known);
+	assert_int_equal(irqs->count, 1);
+	assert_int_equal(irqs->n_cpu_columns, 3);
+	free(irqs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_virtio_machine),
 		cmocka_unit_test(test_iavf_wrapped_and_unwrapped),
 		cmocka_unit_test(test_short_and_garbage_lines),
+		cmocka_unit_test(test_offline_cpu_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
