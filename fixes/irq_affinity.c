@@ -11,19 +11,8 @@
 #include <string.h>
 
 #include "fixes.h"
-
-/* Vectors that carry no queue traffic; the same list irq.concentrated
- * uses to count queue interrupts. */
-static bool is_queue_irq(const struct nd_irq *irq)
-{
-	static const char *const not_queue[] = { "config", "async", "-fw", "ctrl", "misc",
-						  "-event", "pages", "cmd" };
-
-	for (size_t i = 0; i < sizeof(not_queue) / sizeof(not_queue[0]); i++)
-		if (strstr(irq->name, not_queue[i]))
-			return false;
-	return true;
-}
+/* The queue-IRQ rule the irq checks count by, so fix and finding agree. */
+#include "../checks/nic_common.h"
 
 /* "irq/45" -> 45; -EINVAL otherwise. */
 static int key_irq(const char *key, unsigned *ret_irq)
@@ -73,7 +62,7 @@ static int irq_plan(const struct nd_fix_ctx *ctx, const struct nd_finding *findi
 		unsigned cpu;
 		size_t used = strlen(banned);
 
-		if (!is_queue_irq(irq) || !irq->affinity_known)
+		if (!nd_irq_is_queue(irq) || !irq->affinity_known)
 			continue;
 		cpu = nth_cpu(&ctx->local_cpus, ctx->n_local_cpus, next++);
 		snprintf(step.key, sizeof(step.key), "irq/%u", irq->irq);

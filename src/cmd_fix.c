@@ -17,10 +17,15 @@
 #include "nicdoctor/probe.h"
 #include "nicdoctor/report.h"
 
+#define PEER_RUN_SECONDS 5
+#define PEER_STREAMS 4
+
 struct fix_opts {
 	const char *ifname;
 	const char *only;
-	const char *peer;
+	const char *peer;		/* HOST[:PORT] as given */
+	char peer_host[256];
+	struct nd_fix_peer measure;	/* set when peer */
 	bool apply, persist, revert, rfs;
 };
 
@@ -28,11 +33,13 @@ static void fix_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: nicdoctor fix [IF] [--apply] [--only ID,...] [--persist] [--rfs]\n"
+		"                     [--peer HOST[:PORT]] [--duration S]\n"
 		"       nicdoctor fix --revert [IF]\n"
 		"Without --apply, print the plan: one line per change, with the finding it\n"
 		"answers and the command a person would type.  --apply (root) journals the\n"
 		"original values, applies and reads each back; --revert restores the newest\n"
-		"journal.\n");
+		"journal.  --peer measures receive throughput from an iperf3 server before\n"
+		"and after each kind of change and rolls back a kind that made it worse.\n");
 }
 
 /* Combinations that make no sense; 0 or ND_EXIT_USAGE after the error. */
@@ -42,8 +49,8 @@ static int check_combination(const struct fix_opts *o)
 		nd_err("fix: --revert takes only an interface name");
 		return ND_EXIT_USAGE;
 	}
-	if (o->peer) {
-		nd_err("fix: --peer is not yet supported");
+	if (o->measure.duration_sec && !o->peer) {
+		nd_err("fix: --duration needs --peer");
 		return ND_EXIT_USAGE;
 	}
 	if (o->ifname && nd_ifname_valid(o->ifname) < 0) {
@@ -53,10 +60,51 @@ static int check_combination(const struct fix_opts *o)
 	return 0;
 }
 
+/* "host", "host:5201", "[::1]:5201" or a bare IPv6 address. */
+static int parse_peer(const char *arg, struct fix_opts *o)
+{
+	const char *port = NULL, *end = NULL;
+	unsigned value = 0;
+
+	if (arg[0] == '[') {
+		end = strchr(arg, ']');
+		if (!end || (end[1] && end[1] != ':'))
+			return -EINVAL;
+		port = end[1] ? end + 2 : NULL;
+		arg++;
+	} else if (strchr(arg, ':') && strchr(arg, ':') == strrchr(arg, ':')) {
+		end = strchr(arg, ':');
+		port = end + 1;
+	}
+	if (port && (sscanf(port, "%u", &value) != 1 || !value || value > 65535))
+		return -EINVAL;
+	if (snprintf(o->peer_host, sizeof(o->peer_host), "%.*s",
+		     end ? (int)(end - arg) : (int)strlen(arg), arg) >= (int)sizeof(o->peer_host) ||
+	    !o->peer_host[0])
+		return -EINVAL;
+	o->peer = arg;
+	o->measure.host = o->peer_host;
+	o->measure.port = (unsigned short)value;
+	o->measure.streams = PEER_STREAMS;
+	return 0;
+}
+
+static int parse_duration(const char *arg, struct fix_opts *o)
+{
+	char *end;
+	double sec = strtod(arg, &end);
+
+	if (end == arg || *end || !(sec >= 1 && sec <= 3600))
+		return -EINVAL;
+	o->measure.duration_sec = sec;
+	return 0;
+}
+
 /* 0, -1 after --help, or an exit code after the error. */
 static int parse_args(int argc, char **argv, struct fix_opts *o)
 {
-	enum { OPT_APPLY = 256, OPT_ONLY, OPT_PEER, OPT_PERSIST, OPT_REVERT, OPT_RFS };
+	enum { OPT_APPLY = 256, OPT_ONLY, OPT_PEER, OPT_PERSIST, OPT_REVERT, OPT_RFS,
+	       OPT_DURATION };
 	static const struct option longopts[] = {
 		{ "apply", no_argument, NULL, OPT_APPLY },
 		{ "only", required_argument, NULL, OPT_ONLY },
@@ -64,6 +112,7 @@ static int parse_args(int argc, char **argv, struct fix_opts *o)
 		{ "persist", no_argument, NULL, OPT_PERSIST },
 		{ "revert", no_argument, NULL, OPT_REVERT },
 		{ "rfs", no_argument, NULL, OPT_RFS },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -74,7 +123,18 @@ static int parse_args(int argc, char **argv, struct fix_opts *o)
 		switch (c) {
 		case OPT_APPLY: o->apply = true; break;
 		case OPT_ONLY: o->only = optarg; break;
-		case OPT_PEER: o->peer = optarg; break;
+		case OPT_PEER:
+			if (parse_peer(optarg, o) < 0) {
+				nd_err("fix: invalid peer '%s' (HOST or HOST:PORT)", optarg);
+				return ND_EXIT_USAGE;
+			}
+			break;
+		case OPT_DURATION:
+			if (parse_duration(optarg, o) < 0) {
+				nd_err("fix: invalid duration '%s' (1 to 3600 seconds)", optarg);
+				return ND_EXIT_USAGE;
+			}
+			break;
 		case OPT_PERSIST: o->persist = true; break;
 		case OPT_REVERT: o->revert = true; break;
 		case OPT_RFS: o->rfs = true; break;
@@ -102,9 +162,10 @@ static void print_step(const struct nd_fix_step *step, unsigned index,
 }
 
 /* Probe, check and plan.  0 or an exit code after the error. */
-static int make_plan(const struct fix_opts *o, struct nd_fix_plan *plan)
+static int make_plan(const struct fix_opts *o, double rtt_usec, struct nd_fix_plan *plan)
 {
-	struct nd_fix_options fopts = { .rfs = o->rfs };
+	struct nd_fix_options fopts = { .rfs = o->rfs, .rtt_usec = rtt_usec,
+					.rtt_measured = rtt_usec > 0 };
 	struct nd_report report;
 	struct nd_facts *facts;
 	const char *bad_id = NULL;
@@ -150,7 +211,9 @@ static int finish_apply(struct nd_fix_journal *j, const struct fix_opts *o,
 	unsigned failed_file = 0;
 	int r = 0;
 
-	if (out->failed_index < 0 && o->persist) {
+	bool failed = out->failed_index >= 0 || out->error;
+
+	if (!failed && o->persist) {
 		r = nd_fix_persist_write(j, &failed_file);
 		if (r < 0) {
 			nd_err("cannot write '%s': %s; undoing every change",
@@ -158,22 +221,34 @@ static int finish_apply(struct nd_fix_journal *j, const struct fix_opts *o,
 			undo_all(j, out);
 		}
 	}
-	nd_strlcpy(j->state, out->failed_index >= 0 || r < 0 ? "rolled-back" : "applied",
-		   sizeof(j->state));
+	nd_strlcpy(j->state, failed || r < 0 ? "rolled-back" : "applied", sizeof(j->state));
 	if (nd_fix_journal_write(j) < 0)
 		nd_err("cannot update the journal '%s'", j->path);
 	if (r < 0)
 		return ND_EXIT_ENV;
 	nd_render_fix_applied(j, out, stdout);
-	if (out->failed_index < 0)
+	if (!failed)
 		return ND_EXIT_OK;
-	nd_err("fix failed at step %d (%s): %s", out->failed_index + 1,
-	       j->steps[out->failed_index].what, out->failed_detail);
+	if (out->failed_index >= 0)
+		nd_err("fix failed at step %d (%s): %s", out->failed_index + 1,
+		       j->steps[out->failed_index].what, out->failed_detail);
+	else
+		nd_err("fix failed: %s", out->failed_detail);
 	return ND_EXIT_ENV;
 }
 
-/* Journal first (fsync'd), then step by step. */
-static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o)
+static void print_measure(const char *kind, double mbps, double level_mbps, bool rolled_back,
+			  void *arg)
+{
+	const struct nd_fix_baseline *base = arg;
+
+	nd_render_fix_measure(kind, mbps, level_mbps, rolled_back, base->noise_share, stdout);
+	fflush(stdout);
+}
+
+/* Journal first (fsync'd), then step by step (kind by kind with a peer). */
+static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o,
+		      const struct nd_fix_baseline *base)
 {
 	struct nd_fix_journal *j = calloc(1, sizeof(*j));
 	struct nd_fix_outcome out = { .failed_index = -1 };
@@ -202,7 +277,13 @@ static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o)
 		rc = ND_EXIT_ENV;
 		goto out;
 	}
-	nd_fix_apply_range(j, 0, j->n_steps, print_step, NULL, &out);
+	if (base) {
+		struct nd_fix_verify_cbs cbs = { print_step, print_measure, (void *)base };
+
+		nd_fix_apply_verified(j, &o->measure, base, &cbs, &out);
+	} else {
+		nd_fix_apply_range(j, 0, j->n_steps, print_step, NULL, &out);
+	}
 	rc = finish_apply(j, o, &out);
 out:
 	nd_fix_journal_free(j);
@@ -246,9 +327,30 @@ static int run_revert(const struct fix_opts *o)
 	return rc;
 }
 
+/* With --peer: the level to beat and the RTT to size buffers by. */
+static int measure_baseline(struct fix_opts *o, struct nd_fix_baseline *base)
+{
+	char why[320];
+	int r;
+
+	if (!o->peer)
+		return 0;
+	o->measure.ifname = o->ifname;
+	if (!o->measure.duration_sec)
+		o->measure.duration_sec = PEER_RUN_SECONDS;
+	r = nd_fix_measure_baseline(&o->measure, base, why, sizeof(why));
+	if (r < 0) {
+		nd_err("%s (nothing changed)", why);
+		return ND_EXIT_ENV;
+	}
+	nd_render_fix_baseline(&o->measure, base, stdout);
+	return 0;
+}
+
 static int run_plan(struct fix_opts *o)
 {
 	struct nd_fix_plan *plan = calloc(1, sizeof(*plan));
+	struct nd_fix_baseline base = { 0 };
 	char default_if[ND_IFNAMSIZ];
 	int rc;
 
@@ -262,11 +364,18 @@ static int run_plan(struct fix_opts *o)
 		}
 		o->ifname = default_if;
 	}
-	rc = make_plan(o, plan);
+	if (!nd_probe_iface_exists(o->ifname)) {
+		nd_err("no such interface '%s'", o->ifname);
+		free(plan);
+		return ND_EXIT_USAGE;
+	}
+	rc = measure_baseline(o, &base);
+	if (rc == 0)
+		rc = make_plan(o, base.rtt_usec, plan);
 	if (rc == 0) {
 		nd_render_fix_plan(plan, !o->apply, stdout);
 		if (o->apply && plan->n_steps)
-			rc = apply_plan(plan, o);
+			rc = apply_plan(plan, o, o->peer ? &base : NULL);
 	}
 	free(plan);
 	return rc;

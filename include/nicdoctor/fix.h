@@ -217,6 +217,9 @@ struct nd_fix_outcome {
 	char failed_detail[320];	/* "read back 1, wanted 64" or the error */
 	unsigned rolled_back;		/* apply: earlier steps undone */
 	unsigned rollback_failed;
+	unsigned worse_undone;		/* --peer: steps undone for lowering throughput */
+	bool measured;			/* --peer: before/after are set */
+	double before_mbps, after_mbps;
 };
 
 /* Read every step's value now into j->steps[].current (the originals). */
@@ -233,6 +236,40 @@ int nd_fix_undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 /* Restore every original value and file of the journal; idempotent. */
 int nd_fix_revert(struct nd_fix_journal *j, nd_fix_step_cb cb, void *cb_arg,
 		  struct nd_fix_outcome *out);
+
+/* --- verify against a peer (fixes/verify.c) --- */
+
+struct nd_fix_peer {
+	const char *host;
+	unsigned short port;		/* 0: 5201 */
+	const char *ifname;		/* counters sampled during runs */
+	double duration_sec;		/* per run */
+	int streams;
+};
+
+struct nd_fix_baseline {
+	double mbps;			/* mean of two receive runs */
+	double noise_share;		/* their relative difference, at least 5% */
+	double rtt_usec;		/* lowest TCP RTT seen, 0 unknown */
+};
+
+struct nd_fix_verify_cbs {
+	nd_fix_step_cb on_step;
+	/* After each kind's group: its throughput against the level before. */
+	void (*on_measure)(const char *kind, double mbps, double level_mbps, bool rolled_back,
+			   void *arg);
+	void *arg;
+};
+
+/* RTT and two receive runs.  0, or a negative errno with why filled. */
+int nd_fix_measure_baseline(const struct nd_fix_peer *peer, struct nd_fix_baseline *ret,
+			    char *why, size_t why_size);
+/* Apply the journal kind by kind, measuring after each and rolling back a
+ * kind that lowered throughput beyond the noise.  A failed step or run
+ * undoes everything applied.  0 or negative errno, details in *out. */
+int nd_fix_apply_verified(struct nd_fix_journal *j, const struct nd_fix_peer *peer,
+			  const struct nd_fix_baseline *base, const struct nd_fix_verify_cbs *cbs,
+			  struct nd_fix_outcome *out);
 
 /* --- persist (fixes/persist.c) --- */
 
@@ -251,6 +288,10 @@ void nd_render_fix_step(const struct nd_fix_step *step, unsigned index,
 			enum nd_fix_phase phase, int result, const char *value_now, FILE *out);
 void nd_render_fix_applied(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,
 			   FILE *out);
+void nd_render_fix_baseline(const struct nd_fix_peer *peer, const struct nd_fix_baseline *b,
+			    FILE *out);
+void nd_render_fix_measure(const char *kind, double mbps, double level_mbps, bool rolled_back,
+			   double noise_share, FILE *out);
 void nd_render_fix_reverted(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,
 			    FILE *out);
 

@@ -82,9 +82,46 @@ static void render_files(const struct nd_fix_journal *j, bool reverted, FILE *ou
 	}
 }
 
+void nd_render_fix_baseline(const struct nd_fix_peer *peer, const struct nd_fix_baseline *b,
+			    FILE *out)
+{
+	fprintf(out, "throughput from %s: %.0f Mbit/s (run-to-run noise %.0f%%", peer->host,
+		b->mbps, b->noise_share * 100);
+	if (b->rtt_usec > 0)
+		fprintf(out, ", RTT %.3f ms", b->rtt_usec / 1000.0);
+	fprintf(out, ")\n");
+}
+
+void nd_render_fix_measure(const char *kind, double mbps, double level_mbps, bool rolled_back,
+			   double noise_share, FILE *out)
+{
+	if (rolled_back)
+		fprintf(out, "  after %s: %.0f Mbit/s, below %.0f by more than the %.0f%% noise: "
+			"rolling back\n", kind, mbps, level_mbps, noise_share * 100);
+	else
+		fprintf(out, "  after %s: %.0f Mbit/s (was %.0f)\n", kind, mbps, level_mbps);
+}
+
+static void render_throughput(const struct nd_fix_outcome *o, FILE *out)
+{
+	if (!o->measured)
+		return;
+	fprintf(out, "throughput: before %.0f Mbit/s, after %.0f Mbit/s", o->before_mbps,
+		o->after_mbps);
+	if (o->worse_undone)
+		fprintf(out, " (%u change%s rolled back for lowering it)", o->worse_undone,
+			o->worse_undone == 1 ? "" : "s");
+	fprintf(out, "\n");
+}
+
 void nd_render_fix_applied(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,
 			   FILE *out)
 {
+	if (o->failed_index < 0 && o->error) {
+		fprintf(out, "%s\nrolled back: %u change%s undone\njournal: %s\n", o->failed_detail,
+			o->rolled_back, o->rolled_back == 1 ? "" : "s", j->path);
+		return;
+	}
 	if (o->failed_index >= 0) {
 		fprintf(out, "step %d of %u failed (%s): %s\n", o->failed_index + 1, j->n_steps,
 			j->steps[o->failed_index].what, o->failed_detail);
@@ -97,10 +134,12 @@ void nd_render_fix_applied(const struct nd_fix_journal *j, const struct nd_fix_o
 		fprintf(out, "journal: %s\n", j->path);
 		return;
 	}
-	fprintf(out, "applied %u change%s to %s", o->done, o->done == 1 ? "" : "s", j->ifname);
+	fprintf(out, "applied %u change%s to %s", o->done - o->worse_undone,
+		o->done - o->worse_undone == 1 ? "" : "s", j->ifname);
 	if (o->skipped)
 		fprintf(out, " (%u already set)", o->skipped);
 	fprintf(out, "\n");
+	render_throughput(o, out);
 	render_files(j, false, out);
 	fprintf(out, "journal: %s\nundo with: nicdoctor fix --revert %s\n", j->path, j->ifname);
 }
