@@ -19,6 +19,7 @@ enum nd_slot_phase {
 	ND_SLOT_SETUP,		/* parameters, UDP streams */
 	ND_SLOT_AWAIT_STREAMS,	/* TCP data connections routed here */
 	ND_SLOT_RUNNING,
+	ND_SLOT_FINISHING,	/* results exchange, IPERF_DONE */
 	ND_SLOT_DONE,		/* thread finished, join it */
 };
 

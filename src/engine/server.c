@@ -150,7 +150,20 @@ static void start_test(struct nd_server *s, struct nd_slot *sl, struct nd_pendin
 	}
 }
 
-/* A complete cookie: a data stream of a waiting test, or a new test. */
+static bool anyone_finishing(struct nd_server *s)
+{
+	for (int i = 0; i < s->cfg.max_tests; i++)
+		if (atomic_load(&s->slots[i].phase) == ND_SLOT_FINISHING)
+			return true;
+	return false;
+}
+
+/*
+ * A complete cookie: a data stream of a waiting test, or a new test.  When
+ * every slot is taken but one is just finishing, the connection waits in
+ * the pending list instead of being told "busy" (a client that runs tests
+ * back to back would otherwise race the previous test's IPERF_DONE).
+ */
 static void route(struct nd_server *s, struct nd_pending *pd)
 {
 	struct nd_slot *sl;
@@ -170,9 +183,12 @@ static void route(struct nd_server *s, struct nd_pending *pd)
 		if (pd->fd < 0)
 			return;
 	}
+	reap(s);
 	sl = free_slot(s);
 	if (sl)
 		start_test(s, sl, pd);
+	else if (anyone_finishing(s) && nd_now_sec() < pd->deadline)
+		return;
 	else
 		busy(pd->fd);
 	pd->fd = -1;
@@ -184,8 +200,9 @@ static void accept_new(struct nd_server *s)
 
 	if (fd < 0)
 		return;
+	reap(s);
 	/* iperf3 answers busy without reading the cookie when nothing can use it. */
-	if (!free_slot(s) && !anyone_awaits_streams(s)) {
+	if (!free_slot(s) && !anyone_awaits_streams(s) && !anyone_finishing(s)) {
 		busy(fd);
 		return;
 	}
@@ -216,17 +233,24 @@ static void read_pending(struct nd_server *s, struct nd_pending *pd)
 static void poll_once(struct nd_server *s)
 {
 	struct pollfd pfd[1 + ND_SERVER_PENDING_MAX];
+	bool deferred = false;
 	double now;
-	int n = 0, i, k;
+	int n = 0, i, k, ready;
 
 	pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
-	for (i = 0; i < s->pending_count; i++)
+	for (i = 0; i < s->pending_count; i++) {
 		pfd[n++] = (struct pollfd){ .fd = s->pending[i].fd, .events = POLLIN };
-	if (poll(pfd, (nfds_t)n, 100) <= 0)
-		return;
-	for (i = 0; i < s->pending_count; i++)
-		if (pfd[1 + i].revents)
-			read_pending(s, &s->pending[i]);
+		deferred |= s->pending[i].got == ND_COOKIE_LEN;
+	}
+	ready = poll(pfd, (nfds_t)n, deferred ? 5 : 100);
+	for (i = 0; i < s->pending_count; i++) {
+		struct nd_pending *pd = &s->pending[i];
+
+		if (pd->got == ND_COOKIE_LEN)
+			route(s, pd);	/* deferred earlier: try again */
+		else if (ready > 0 && pfd[1 + i].revents)
+			read_pending(s, pd);
+	}
 	now = nd_now_sec();
 	for (i = 0, k = 0; i < s->pending_count; i++) {
 		struct nd_pending *pd = &s->pending[i];
@@ -239,7 +263,7 @@ static void poll_once(struct nd_server *s)
 			s->pending[k++] = *pd;
 	}
 	s->pending_count = k;
-	if (pfd[0].revents & POLLIN)
+	if (ready > 0 && (pfd[0].revents & POLLIN))
 		accept_new(s);
 }
 

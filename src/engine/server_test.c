@@ -242,6 +242,7 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 	nd_test_stop_senders(t);
 	nd_test_stop_receivers(t, rc == 0 ? (t->p.udp ? 100 : 500) : 0);
 	nd_test_finish(t);
+	atomic_store(&sl->phase, ND_SLOT_FINISHING);
 	if (rc == 0)
 		rc = exchange_results(t);
 	return rc;

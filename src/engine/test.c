@@ -364,7 +364,7 @@ void nd_test_finish(struct nd_test *t)
 	double now = t->t_stop > 0 ? t->t_stop : nd_now_sec();
 	int i;
 
-	if (now - t->t_last_iv > 0.01 || t->intervals_count == 0)
+	if (now - t->t_last_iv > 0.01 || t->t_last_iv == t->t_start)
 		nd_test_tick(t, now);
 	nd_sample_cpus(&t->cpu1);
 	nd_sample_iface(t->ifname, &t->if1);

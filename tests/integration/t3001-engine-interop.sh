@@ -44,7 +44,7 @@ their_client() {
 
 # --bidir runs longer: a stock iperf3 receiver closes without reading what
 # is still in its socket buffer, a fixed few MB that must stay under 1%.
-for flags in "" "-P 4" "-R" "--bidir -t 3" "-u -b 200M" "-u -R -b 200M" "--bidir -P 2 -u -b 20M"; do
+for flags in "" "-P 4" "-R" "--bidir -t 3" "-u -b 100M" "-u -R -b 100M" "--bidir -P 2 -u -b 20M"; do
 	test_expect_success "our client, iperf3 3.12 server: '${flags:-TCP -P 1}'" "our_client '$flags'"
 	test_expect_success "iperf3 3.12 client, our server: '${flags:-TCP -P 1}'" "their_client '$flags'"
 done
