@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -166,6 +167,29 @@ int nd_fix_journal_newest(const char *ifname, char *ret_path, size_t size)
 		return -ENOENT;
 	if (snprintf(ret_path, size, "%s/%s", dir, best) >= (int)size)
 		return -ENAMETOOLONG;
+	return 0;
+}
+
+int nd_fix_lock(int *ret_fd)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	r = nd_fix_mkdirs(nd_fix_state_dir(), 0700);
+	if (r < 0)
+		return r;
+	if (snprintf(path, sizeof(path), "%s/lock", nd_fix_state_dir()) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	/* Held until exit: a second apply or revert must not interleave. */
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
 	return 0;
 }
 

@@ -327,6 +327,22 @@ static int run_revert(const struct fix_opts *o)
 	return rc;
 }
 
+/* Dry run with --persist: name the files an apply would write. */
+static void preview_persist(const struct nd_fix_plan *plan)
+{
+	struct nd_fix_journal *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return;
+	nd_strlcpy(j->ifname, plan->ifname, sizeof(j->ifname));
+	j->n_steps = plan->n_steps;
+	memcpy(j->steps, plan->steps, plan->n_steps * sizeof(plan->steps[0]));
+	if (nd_fix_persist_prepare(j) == 0)
+		nd_render_fix_persist_preview(j, stdout);
+	nd_fix_journal_free(j);
+	free(j);
+}
+
 /* With --peer: the level to beat and the RTT to size buffers by. */
 static int measure_baseline(struct fix_opts *o, struct nd_fix_baseline *base)
 {
@@ -376,6 +392,8 @@ static int run_plan(struct fix_opts *o)
 		nd_render_fix_plan(plan, !o->apply, stdout);
 		if (o->apply && plan->n_steps)
 			rc = apply_plan(plan, o, o->peer ? &base : NULL);
+		else if (o->persist && plan->n_steps)
+			preview_persist(plan);
 	}
 	free(plan);
 	return rc;
@@ -384,7 +402,7 @@ static int run_plan(struct fix_opts *o)
 int cmd_fix(int argc, char **argv)
 {
 	struct fix_opts o = { 0 };
-	int rc = parse_args(argc, argv, &o);
+	int rc = parse_args(argc, argv, &o), lock_fd = -1, r;
 
 	if (rc)
 		return rc < 0 ? ND_EXIT_OK : rc;
@@ -392,5 +410,18 @@ int cmd_fix(int argc, char **argv)
 		nd_err("fix %s needs root", o.revert ? "--revert" : "--apply");
 		return ND_EXIT_ENV;
 	}
-	return o.revert ? run_revert(&o) : run_plan(&o);
+	if (o.apply || o.revert) {
+		r = nd_fix_lock(&lock_fd);
+		if (r == -EBUSY)
+			nd_err("another 'nicdoctor fix' is applying or reverting in '%s'",
+			       nd_fix_state_dir());
+		else if (r < 0)
+			nd_err("cannot lock '%s': %s", nd_fix_state_dir(), strerror(-r));
+		if (r < 0)
+			return ND_EXIT_ENV;
+	}
+	rc = o.revert ? run_revert(&o) : run_plan(&o);
+	if (lock_fd >= 0)
+		close(lock_fd);
+	return rc;
 }

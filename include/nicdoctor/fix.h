@@ -194,6 +194,9 @@ int nd_fix_journal_read(const char *path, struct nd_fix_journal *j, char *ret_wh
  * 0, -ENOENT when there is none. */
 int nd_fix_journal_newest(const char *ifname, char *ret_path, size_t size);
 void nd_fix_journal_free(struct nd_fix_journal *j);
+/* Take the state dir's lock (flock, non-blocking) so that two applies or
+ * reverts never interleave; -EBUSY when another holds it. */
+int nd_fix_lock(int *ret_fd);
 
 /* --- apply and revert (fixes/apply.c) --- */
 
@@ -284,6 +287,7 @@ int nd_fix_persist_restore(const struct nd_fix_journal *j, unsigned *ret_failed)
 /* --- output (src/report/fixplan.c) --- */
 
 void nd_render_fix_plan(const struct nd_fix_plan *plan, bool dry_run, FILE *out);
+void nd_render_fix_persist_preview(const struct nd_fix_journal *j, FILE *out);
 void nd_render_fix_step(const struct nd_fix_step *step, unsigned index,
 			enum nd_fix_phase phase, int result, const char *value_now, FILE *out);
 void nd_render_fix_applied(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,

@@ -53,6 +53,12 @@ void nd_render_fix_plan(const struct nd_fix_plan *plan, bool dry_run, FILE *out)
 		fprintf(out, "note: %s\n", plan->notes[i]);
 }
 
+void nd_render_fix_persist_preview(const struct nd_fix_journal *j, FILE *out)
+{
+	for (unsigned i = 0; i < j->n_files; i++)
+		fprintf(out, "with --apply, --persist writes: %s\n", j->files[i].path);
+}
+
 void nd_render_fix_step(const struct nd_fix_step *step, unsigned index,
 			enum nd_fix_phase phase, int result, const char *value_now, FILE *out)
 {

@@ -45,6 +45,8 @@ test_expect_success 'SIGKILL after step 2 of 3 leaves a journal of all three ori
 		sleep 0.1
 	done &&
 	grep -q "paused after step 2" err &&
+	test_expect_code 4 fix --revert nda 2>busy &&
+	grep -q "^nicdoctor: another '"'"'nicdoctor fix'"'"' is applying or reverting in " busy &&
 	kill -9 $pid && { wait $pid; test $? = 137; } &&
 	test "$(rx_channels)" != 1 &&
 	in_ns ethtool -k nda | grep -q "^generic-receive-offload: on" &&

@@ -40,6 +40,20 @@ test_expect_success 'a broken veth and a small receive buffer in its namespace' 
 	echo "# an older rule" >"$ETC/udev/rules.d/90-nicdoctor-nda.rules"
 '
 
+test_expect_success 'a dry run with --persist names the files and writes nothing' '
+	fix nda --only queues.single,rps.off_single_queue,offload.disabled,sysctl.rmem_max_low \
+		--persist >out &&
+	cat >expect <<-EXPECT &&
+	with --apply, --persist writes: $ETC/sysctl.d/90-nicdoctor.conf
+	with --apply, --persist writes: $ETC/systemd/network/90-nicdoctor-nda.link
+	with --apply, --persist writes: $ETC/udev/rules.d/90-nicdoctor-nda.rules
+	EXPECT
+	grep "^with --apply" out >actual &&
+	test_cmp expect actual &&
+	test ! -e "$ETC/sysctl.d" && test ! -e "$NICDOCTOR_STATE_DIR" &&
+	snapshot >now && test_cmp "$TRASH/before" now
+'
+
 test_expect_success '--apply --persist writes the three files and prints their paths' '
 	fix nda --only queues.single,rps.off_single_queue,offload.disabled,sysctl.rmem_max_low \
 		--apply --persist >out &&
