@@ -130,7 +130,7 @@ static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd
 	return rc;
 }
 
-/* Wait for TEST_END, reporting intervals; false on abort. */
+/* Wait for TEST_END, reporting intervals; negative errno on abort. */
 static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 {
 	double iv = t->p.interval_sec > 0 ? t->p.interval_sec : 1;
@@ -255,9 +255,7 @@ static void report(struct nd_slot *sl, struct nd_test *t, int rc)
 	if (s->cfg.quiet)
 		return;
 	pthread_mutex_lock(&s->out_lock);
-	if (rc == 0 && s->cfg.max_tests > 1)
-		nd_out_text_summary(stdout, t);
-	else if (rc == 0)
+	if (rc == 0)
 		nd_out_text_summary(stdout, t);
 	else
 		printf("test from %s port %u ended: %s\n", sl->peer, sl->peer_port, strerror(-rc));
