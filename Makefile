@@ -1,15 +1,17 @@
 # nicdoctor - see README.md.  `make` builds ./nicdoctor, `make check` sets up,
-# builds and runs every test; SAN=1 builds with AddressSanitizer + UBSan.
+# builds and runs every test; SAN=1 builds with AddressSanitizer + UBSan;
+# `make fuzz` runs each libFuzzer target in tests/fuzz/ for FUZZ_SECONDS.
 
 CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 PKGS     := libnl-3.0 libnl-genl-3.0 libnl-route-3.0 libpci libcjson
-BUILD    := build$(if $(SAN),-san)
+BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san))
 
 # Debian packages the build and the tests need (`make deps` installs the missing ones).
 DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev pkg-config
-DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils
+DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils valgrind python3 \
+	     clang-14 libclang-rt-14-dev
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -pthread
@@ -17,6 +19,15 @@ ifneq ($(SAN),)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
 endif
+FUZZ_CC  ?= $(shell command -v clang-14 >/dev/null 2>&1 && echo clang-14 || echo clang)
+# FUZZ=1 (set by `make fuzz`): clang, coverage for libFuzzer, objects in build-fuzz/.
+ifneq ($(FUZZ),)
+CC       := $(FUZZ_CC)
+CFLAGS   += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=fuzzer,address,undefined
+endif
+FUZZ_SECONDS ?= 30
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -26,6 +37,8 @@ LIB_SRC  := $(sort $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c checks/*
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
 
 # A sanitizer build stays in build-san/ and leaves ./nicdoctor alone.
 all: $(if $(SAN),$(BUILD)/nicdoctor,nicdoctor)
@@ -49,6 +62,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libnicdoctor.a
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libnicdoctor.a \
 		$(LDLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
 
+build-fuzz/fuzz/%: tests/fuzz/%.c $(BUILD)/libnicdoctor.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libnicdoctor.a $(LDLIBS)
+
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d
 
 deps:
@@ -70,12 +87,19 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) integration
 
+# Each fuzz target for FUZZ_SECONDS from its seeds (tests/fuzz/corpus/NAME/).
+fuzz:
+	$(MAKE) FUZZ=1 fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+fuzz-build: $(FUZZ_BIN)
+
 install: nicdoctor
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 nicdoctor $(DESTDIR)$(PREFIX)/sbin/nicdoctor
 	install -m 0644 man/nicdoctor.8 $(DESTDIR)$(PREFIX)/share/man/man8/nicdoctor.8
 
 clean:
-	rm -rf build build-san nicdoctor
+	rm -rf build build-san build-fuzz nicdoctor
 
-.PHONY: all deps run unit integration check install clean
+.PHONY: all deps run unit integration check fuzz fuzz-build install clean

@@ -115,6 +115,15 @@ static void copy_action_name(const char *p, const char *end, char *name, size_t 
 	name[len] = '\0';
 }
 
+/* A spliced or hostile capture may repeat a line: keep each IRQ once. */
+static bool irq_seen(const struct nd_irqs *irqs, unsigned irq)
+{
+	for (unsigned i = 0; i < irqs->count; i++)
+		if (irqs->irq[i].irq == irq)
+			return true;
+	return false;
+}
+
 static bool irq_wanted(unsigned irq, const unsigned *wanted, unsigned n_wanted)
 {
 	for (unsigned i = 0; i < n_wanted; i++)
@@ -189,7 +198,8 @@ static void parse_line(struct irq_parse *st, const char *line, const char *end)
 	if (irqs->count >= ND_MAX_IRQS)
 		return;
 	number = strtoul(p, NULL, 10);
-	if (st->wanted && !irq_wanted((unsigned)number, st->wanted, st->n_wanted))
+	if ((st->wanted && !irq_wanted((unsigned)number, st->wanted, st->n_wanted)) ||
+	    irq_seen(irqs, (unsigned)number))
 		return;
 	irq = &irqs->irq[irqs->count];
 	memset(irq, 0, sizeof(*irq));

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""make-seeds.py - (re)write the seed corpora in tests/fuzz/corpus/ from the
+fixtures (real captures) and a few hand-made protocol messages.  Run from
+anywhere; the seeds are committed, so this is only needed to change them."""
+import glob
+import json
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+FIX = os.path.join(SRC, "tests", "fixtures")
+
+
+def put(target, name, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def copy_files(target, pattern, prefix):
+    for i, path in enumerate(sorted(glob.glob(os.path.join(FIX, pattern)))):
+        with open(path, "rb") as f:
+            put(target, "%s-%d" % (prefix, i), f.read())
+
+
+def msg(state, obj=None, raw=None):
+    out = struct.pack("b", state)
+    if obj is not None:
+        raw = json.dumps(obj, separators=(",", ":")).encode()
+    if raw is not None:
+        out += struct.pack(">I", len(raw)) + raw
+    return out
+
+
+PARAMS_312 = {"tcp": True, "omit": 0, "time": 10, "num": 0, "blockcount": 0,
+              "parallel": 1, "len": 131072, "pacing_timer": 1000,
+              "client_version": "3.12"}
+PARAMS_UDP = {"udp": True, "omit": 0, "time": 1, "num": 0, "blockcount": 0,
+              "parallel": 2, "len": 1460, "bandwidth": 1048576, "pacing_timer": 1000,
+              "udp_counters_64bit": 1, "reverse": True, "get_server_output": 1,
+              "congestion": "cubic", "title": "t"}
+RESULTS = {"cpu_util_total": 1.5, "cpu_util_user": 0.5, "cpu_util_system": 1.0,
+           "sender_has_retransmits": 18446744073709551615, "congestion_used": "cubic",
+           "streams": [{"id": 1, "bytes": 1234567, "retransmits": 18446744073709551615,
+                        "jitter": 1.4586402877734216e-05, "errors": 0, "omitted_errors": 0,
+                        "packets": 42, "omitted_packets": 0, "start_time": 0,
+                        "end_time": 10.000047},
+                       {"id": 3, "bytes": 7, "retransmits": 3, "jitter": 0, "errors": 1,
+                        "packets": 2, "start_time": 0, "end_time": 1}],
+           "server_output_text": "hello\n", "server_output_json": {"start": {}}}
+
+
+def proto():
+    put("fuzz_proto", "params-3.12", msg(9, PARAMS_312))
+    put("fuzz_proto", "params-udp", msg(9, PARAMS_UDP))
+    put("fuzz_proto", "params-wrong-types",
+        msg(9, {"tcp": True, "time": "10", "parallel": [1], "len": None, "title": 5}))
+    put("fuzz_proto", "params-parallel-100000", msg(9, dict(PARAMS_312, parallel=100000)))
+    put("fuzz_proto", "params-len0", msg(9, raw=b""))
+    put("fuzz_proto", "params-len8193", struct.pack("b", 9) + struct.pack(">I", 8193))
+    put("fuzz_proto", "params-lenmax", struct.pack("b", 9) + struct.pack(">I", 0xFFFFFFFF))
+    put("fuzz_proto", "results", msg(13, RESULTS))
+    put("fuzz_proto", "results-udp", msg(14, RESULTS))
+    put("fuzz_proto", "results-bad-streams",
+        msg(13, {"streams": [5, {"id": 99}, {"id": "1"}]}))
+    put("fuzz_proto", "server-error", struct.pack(">bii", -2, 142, 0))
+    put("fuzz_proto", "full-session",
+        msg(9, PARAMS_312) + bytes([10, 1, 2]) + msg(13, RESULTS) + bytes([14, 16]))
+
+
+def udp():
+    def dgram(sec, usec, seq, wide):
+        hdr = struct.pack(">II", sec, usec)
+        hdr += struct.pack(">Q", seq) if wide else struct.pack(">I", seq)
+        return struct.pack(">H", len(hdr) + 4) + hdr + b"\0" * 4
+    seqs = [1, 2, 3, 5, 4, 4, 9, 8, 2**32 - 1, 2**32]
+    put("fuzz_udp", "in-order-32", b"".join(dgram(1700000000, i, i, False) for i in range(1, 9)))
+    put("fuzz_udp", "loss-ooo-64", b"".join(dgram(1700000000 + s % 3, 999999, s, True)
+                                            for s in seqs))
+    put("fuzz_udp", "short", struct.pack(">H", 3) + b"abc")
+
+
+def parsers():
+    copy_files("fuzz_interrupts", "*/proc/interrupts", "fixture")
+    copy_files("fuzz_interrupts", "raw/interrupts-*.txt", "raw")
+    copy_files("fuzz_softnet", "*/proc/net/softnet_stat", "fixture")
+    copy_files("fuzz_softnet", "raw/softnet_stat-*.txt", "raw")
+    for i, text in enumerate(["0-3,8,10-11\n", "0\n", "", "0-1023", "5-2", "1,,2",
+                              "00000000,0000000f\n", "ff,ffffffff", "1", "f" * 260]):
+        put("fuzz_cpuset", "seed-%d" % i, text)
+    copy_files("fuzz_snapshot", "*/ethtool/*.json", "fixture")
+    put("fuzz_snapshot", "unknown-groups",
+        json.dumps({"schema": "nicdoctor.netlink/1",
+                    "link": {"known": False, "reason": "x"}, "rss": {"known": 1}}))
+
+
+if __name__ == "__main__":
+    proto()
+    udp()
+    parsers()
