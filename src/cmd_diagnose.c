@@ -1,8 +1,13 @@
 /*
- * cmd_diagnose.c - `nicdoctor diagnose [IF]`: probe, check, report.
+ * cmd_diagnose.c - `nicdoctor diagnose [IF]`: probe, check, experiment,
+ * judge, report.  With --peer the experiment plan runs against a peer
+ * (nicdoctor serve or iperf3 -s); without, the loopback baseline measures
+ * host capacity; --no-traffic and --sysroot run none.  The experiments
+ * and verdicts live in src/experiment/, the wording in src/report/.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +15,15 @@
 
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
+#include "nicdoctor/experiment.h"
+#include "nicdoctor/fix.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/report.h"
 #include "nicdoctor/sysroot.h"
+
+/* Exit code after SIGINT/SIGTERM stopped the experiments (128 + SIGINT,
+ * as a shell reports it), every trial change reverted first. */
+#define EXIT_INTERRUPTED 130
 
 struct diagnose_opts {
 	const char *ifname;
@@ -21,7 +32,15 @@ struct diagnose_opts {
 	enum nd_format format;
 	bool redact;
 	bool no_traffic;
+	bool trial_fixes;
+	const char *peer;		/* as given */
+	char peer_host[256];
+	uint16_t peer_port;
+	double duration_sec;		/* 0: the default of the mode */
 };
+
+/* Set by SIGINT/SIGTERM; the experiments stop at the next safe point. */
+static volatile sig_atomic_t stop_requested;
 
 static const struct {
 	const char *name;
@@ -48,14 +67,47 @@ static void diagnose_usage(FILE *out)
 	fprintf(out,
 		"usage: nicdoctor diagnose [IF] [--sysroot DIR] [--format text|markdown|json|prometheus]\n"
 		"                          [--json] [--redact] [--skip ID,...] [--only ID,...]\n"
-		"                          [--no-traffic]\n");
+		"                          [--peer HOST[:PORT]] [--duration S] [--no-traffic]\n"
+		"                          [--trial-fixes]\n"
+		"--peer runs the experiment plan against 'nicdoctor serve' or 'iperf3 -s'\n"
+		"(about 20 s of traffic, --duration S in total); without it a loopback\n"
+		"baseline measures host capacity.  --trial-fixes (root) applies each fix\n"
+		"of a suspect that is not refuted, measures, and reverts it.\n");
+}
+
+static int parse_duration(const char *arg, double *ret_sec)
+{
+	char *end;
+	double sec = strtod(arg, &end);
+
+	if (end == arg || *end || !(sec >= 1 && sec <= 3600))
+		return -EINVAL;
+	*ret_sec = sec;
+	return 0;
+}
+
+/* Flags that contradict each other; 0 or ND_EXIT_USAGE after the error. */
+static int check_combination(const struct diagnose_opts *o)
+{
+	const char *bad = NULL;
+
+	if (o->sysroot && (o->peer || o->trial_fixes || o->duration_sec))
+		bad = "--sysroot diagnoses a snapshot: no --peer, --duration or --trial-fixes";
+	else if (o->no_traffic && (o->peer || o->trial_fixes || o->duration_sec))
+		bad = "--no-traffic excludes --peer, --duration and --trial-fixes";
+	else if (o->trial_fixes && !o->peer)
+		bad = "--trial-fixes needs --peer to measure each fix";
+	if (!bad)
+		return 0;
+	nd_err("diagnose: %s", bad);
+	return ND_EXIT_USAGE;
 }
 
 /* 0, or an exit code (>0) after printing the error. */
 static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 {
 	enum { OPT_SYSROOT = 256, OPT_FORMAT, OPT_JSON, OPT_REDACT, OPT_SKIP, OPT_ONLY,
-	       OPT_NO_TRAFFIC };
+	       OPT_NO_TRAFFIC, OPT_PEER, OPT_DURATION, OPT_TRIAL };
 	static const struct option longopts[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -64,6 +116,9 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 		{ "skip", required_argument, NULL, OPT_SKIP },
 		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "no-traffic", no_argument, NULL, OPT_NO_TRAFFIC },
+		{ "peer", required_argument, NULL, OPT_PEER },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "trial-fixes", no_argument, NULL, OPT_TRIAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,6 +139,21 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 		case OPT_SKIP: o->skip = optarg; break;
 		case OPT_ONLY: o->only = optarg; break;
 		case OPT_NO_TRAFFIC: o->no_traffic = true; break;
+		case OPT_TRIAL: o->trial_fixes = true; break;
+		case OPT_PEER:
+			o->peer = optarg;
+			if (nd_peer_parse(optarg, o->peer_host, sizeof(o->peer_host),
+					  &o->peer_port) < 0) {
+				nd_err("diagnose: invalid peer '%s' (HOST or HOST:PORT)", optarg);
+				return ND_EXIT_USAGE;
+			}
+			break;
+		case OPT_DURATION:
+			if (parse_duration(optarg, &o->duration_sec) < 0) {
+				nd_err("diagnose: invalid duration '%s' (1 to 3600 seconds)", optarg);
+				return ND_EXIT_USAGE;
+			}
+			break;
 		case 'h': diagnose_usage(stdout); return -1;
 		default:
 			nd_err("diagnose: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -96,7 +166,7 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 		nd_err("diagnose: unexpected argument '%s'", argv[optind]);
 		return ND_EXIT_USAGE;
 	}
-	return 0;
+	return check_combination(o);
 }
 
 /* Pick and validate the interface; 0 or an exit code after the error. */
@@ -125,12 +195,186 @@ int nd_use_sysroot(const char *dir)
 	return r < 0 ? ND_EXIT_USAGE : 0;
 }
 
+static void on_signal(int signo)
+{
+	(void)signo;
+	stop_requested = 1;
+}
+
+/* SIGINT/SIGTERM only ask to stop: the experiments revert first. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void progress_line(const char *line, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "nicdoctor: %s\n", line);
+}
+
+/* The cores that take the NIC's receive work times what one moves. */
+static void add_cpu_ceiling(struct nd_report *report, const struct nd_exp_set *set)
+{
+	const struct nd_exp_run *one = &set->runs[ND_RUN_FORWARD_ONE];
+	unsigned cores = nd_facts_rx_queues(report->facts);
+	char detail[160];
+
+	if (set->mode != ND_EXP_LOOPBACK || !one->done)
+		return;
+	if (cores == 0)
+		cores = 1;
+	if (report->facts->cpus.st.known && report->facts->cpus.n_online &&
+	    cores > report->facts->cpus.n_online)
+		cores = report->facts->cpus.n_online;
+	snprintf(detail, sizeof(detail), "host capacity: %.0f Mbit/s per TCP stream on loopback x "
+		 "%u core%s taking the NIC's receive work", one->mbps, cores, cores == 1 ? "" : "s");
+	nd_report_add_ceiling(report, "cpu", one->mbps * cores, detail);
+}
+
+/* Window / measured RTT of each window finding, as measured ceilings. */
+static void add_window_ceilings(struct nd_report *report, const struct nd_exp_set *set)
+{
+	for (unsigned i = 0; i < report->n_findings; i++) {
+		const struct nd_finding *f = &report->findings[i];
+		double mbps = nd_verdict_window_ceiling_mbps(f, set);
+		char detail[160];
+
+		if (mbps < 0 || strncmp(f->id, "sysctl.", 7) != 0)
+			continue;
+		snprintf(detail, sizeof(detail), "%s: autotuned window / the measured RTT, per "
+			 "TCP connection", f->id);
+		nd_report_add_ceiling(report, "window", mbps, detail);
+	}
+}
+
+struct experiments {
+	struct nd_exp_set set;
+	struct nd_exp_summary sum;
+	struct nd_exp_trial trials[ND_EXP_MAX_TRIALS];
+	unsigned n_trials;
+	int rc;				/* 0, ND_EXIT_ENV, EXIT_INTERRUPTED */
+};
+
+/* --trial-fixes: root, the fixes lock, then the A/B runs. */
+static int run_trials(const struct diagnose_opts *o, struct nd_report *report,
+		      const struct nd_exp_target *target, struct experiments *x,
+		      nd_exp_progress_fn progress)
+{
+	int lock_fd = -1, r;
+
+	if (geteuid() != 0) {
+		nd_err("diagnose --trial-fixes needs root");
+		return ND_EXIT_ENV;
+	}
+	r = nd_fix_lock(&lock_fd);
+	if (r < 0) {
+		nd_err("cannot lock '%s': %s", nd_fix_state_dir(),
+		       r == -EBUSY ? "another 'nicdoctor fix' holds it" : strerror(-r));
+		return ND_EXIT_ENV;
+	}
+	r = nd_exp_run_trials(report->facts, report->findings, report->n_findings, target,
+			      &x->set, &stop_requested, progress, NULL, x->trials, &x->n_trials);
+	close(lock_fd);
+	for (unsigned i = 0; i < x->n_trials; i++)
+		if (!x->trials[i].reverted)
+			nd_err("trial of %s: %s", x->trials[i].kind, x->trials[i].error);
+	if (r == -EINTR)
+		return EXIT_INTERRUPTED;
+	if (r < 0) {
+		char msg[400];
+
+		nd_exp_peer_message(&x->set, r, msg, sizeof(msg));
+		nd_err("%s", r == -EIO ? "a trial fix could not be reverted" : msg);
+		return ND_EXIT_ENV;
+	}
+	(void)o;
+	return 0;
+}
+
+/* The plan against the peer, or the loopback baseline; verdicts. */
+static void run_experiments(const struct diagnose_opts *o, struct nd_report *report,
+			    struct experiments *x)
+{
+	struct nd_exp_target target = { .host = o->peer_host, .port = o->peer_port,
+					.ifname = report->facts->ifname };
+	nd_exp_progress_fn progress = isatty(STDERR_FILENO) ? progress_line : NULL;
+	struct nd_finding asym;
+	char msg[400];
+	int r;
+
+	x->set.wire_mbps = nd_facts_wire_ceiling_mbps(report->facts);
+	catch_stop_signals();
+	if (o->peer) {
+		snprintf(x->set.peer, sizeof(x->set.peer), "%s:%u", o->peer_host,
+			 o->peer_port ? o->peer_port : ND_ENGINE_PORT_DEFAULT);
+		r = nd_exp_run_plan(&target, report->facts,
+				    o->duration_sec ? o->duration_sec : ND_EXP_PLAN_SEC_DEFAULT,
+				    &stop_requested, progress, NULL, &x->set);
+	} else {
+		r = nd_exp_run_baseline(o->duration_sec ? o->duration_sec
+							: ND_EXP_BASELINE_SEC_DEFAULT,
+					progress, NULL, &x->set);
+	}
+	if (r == -EINTR || stop_requested) {
+		x->set.interrupted = true;
+		x->rc = EXIT_INTERRUPTED;
+	} else if (r < 0 && o->peer) {
+		nd_exp_peer_message(&x->set, r, msg, sizeof(msg));
+		nd_err("%s", msg);
+		x->rc = ND_EXIT_ENV;
+	} else if (r < 0) {
+		nd_err("loopback baseline: %s", x->set.error);
+	}
+	nd_verdicts_decide(report->findings, report->n_findings, &x->set, &x->sum);
+	if (nd_verdict_asymmetric(&x->set, &asym))
+		nd_report_add_finding(report, &asym);
+	add_cpu_ceiling(report, &x->set);
+	add_window_ceilings(report, &x->set);
+	if (o->trial_fixes && r == 0 && !x->rc)
+		x->rc = run_trials(o, report, &target, x, progress);
+	report->throughput = nd_exp_throughput_json(&x->set, &x->sum, report->findings,
+						    report->n_findings, x->trials, x->n_trials);
+}
+
+/* Probe and check; 0 or an exit code after the error. */
+static int build_report(struct diagnose_opts *o, struct nd_report *report,
+			struct nd_facts **ret_facts)
+{
+	const char *bad_id = NULL;
+	struct nd_facts *facts;
+	int r = nd_probe(o->ifname, &facts);
+
+	if (r == -ENODEV) {
+		nd_err("no such interface '%s'", o->ifname);
+		return ND_EXIT_USAGE;
+	}
+	if (r < 0) {
+		nd_err("cannot probe '%s': %s", o->ifname, strerror(-r));
+		return ND_EXIT_ENV;
+	}
+	r = nd_report_build(report, facts, o->skip, o->only, &bad_id);
+	if (r < 0) {
+		nd_err("unknown check ID '%s' (see 'nicdoctor checks')", bad_id ? bad_id : "?");
+		nd_facts_free(facts);
+		return ND_EXIT_USAGE;
+	}
+	*ret_facts = facts;
+	return 0;
+}
+
 int cmd_diagnose(int argc, char **argv)
 {
 	struct diagnose_opts o = { .format = ND_FORMAT_TEXT };
+	struct experiments *x = NULL;
 	struct nd_report report;
-	struct nd_facts *facts;
-	const char *bad_id = NULL;
+	struct nd_facts *facts = NULL;
 	char default_if[ND_IFNAMSIZ];
 	int r, rc;
 
@@ -140,22 +384,14 @@ int cmd_diagnose(int argc, char **argv)
 	rc = nd_use_sysroot(o.sysroot);
 	if (!rc)
 		rc = resolve_iface(&o, default_if, sizeof(default_if));
+	if (!rc)
+		rc = build_report(&o, &report, &facts);
 	if (rc)
 		return rc;
-	r = nd_probe(o.ifname, &facts);
-	if (r == -ENODEV) {
-		nd_err("no such interface '%s'", o.ifname);
-		return ND_EXIT_USAGE;
-	}
-	if (r < 0) {
-		nd_err("cannot probe '%s': %s", o.ifname, strerror(-r));
-		return ND_EXIT_ENV;
-	}
-	r = nd_report_build(&report, facts, o.skip, o.only, &bad_id);
-	if (r < 0) {
-		nd_err("unknown check ID '%s' (see 'nicdoctor checks')", bad_id ? bad_id : "?");
-		nd_facts_free(facts);
-		return ND_EXIT_USAGE;
+	if (!o.no_traffic && !o.sysroot) {
+		x = calloc(1, sizeof(*x));
+		if (x)
+			run_experiments(&o, &report, x);
 	}
 	report.redact = o.redact;
 	report.color = o.format == ND_FORMAT_TEXT && isatty(STDOUT_FILENO) &&
@@ -164,6 +400,9 @@ int cmd_diagnose(int argc, char **argv)
 	rc = r < 0 ? ND_EXIT_ENV : nd_report_exit_code(&report);
 	if (r < 0)
 		nd_err("cannot render the report: %s", strerror(-r));
+	else if (x && x->rc)
+		rc = x->rc;
+	free(x);
 	nd_report_free(&report);
 	nd_facts_free(facts);
 	return rc;

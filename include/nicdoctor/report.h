@@ -57,6 +57,11 @@ void nd_report_free(struct nd_report *report);
 void nd_report_add_ceiling(struct nd_report *report, const char *source, double mbps,
 			   const char *detail);
 
+/* Append a finding made by an experiment (path.asymmetric); the report
+ * takes ownership of its evidence and experiment.  0 or -ENOMEM (then
+ * the finding is freed). */
+int nd_report_add_finding(struct nd_report *report, struct nd_finding *f);
+
 /* Worst severity among findings -> exit code (0, 1, 2). */
 int nd_report_exit_code(const struct nd_report *report);
 

@@ -183,6 +183,21 @@ int nd_report_build(struct nd_report *report, const struct nd_facts *facts,
 	return 0;
 }
 
+int nd_report_add_finding(struct nd_report *report, struct nd_finding *f)
+{
+	struct nd_finding *grown = realloc(report->findings,
+					   (report->n_findings + 1) * sizeof(*grown));
+
+	if (!grown) {
+		nd_finding_free(f);
+		return -ENOMEM;
+	}
+	report->findings = grown;
+	report->findings[report->n_findings++] = *f;
+	memset(f, 0, sizeof(*f));
+	return 0;
+}
+
 void nd_report_free(struct nd_report *report)
 {
 	if (!report)

@@ -166,7 +166,7 @@ static void section(FILE *out, const cJSON *f)
 {
 	const cJSON *ceiling = cJSON_GetObjectItem(f, "ceiling_mbps");
 	const cJSON *fix = cJSON_GetObjectItem(f, "fix"), *item;
-	const char *verdict = nd_json_str(f, "verdict", "untested");
+	const char *verdict = nd_json_str(f, "verdict", "untested"), *reason;
 	char value[1024];
 
 	fputs("## ", out);
@@ -184,10 +184,73 @@ static void section(FILE *out, const cJSON *f)
 		fprintf(out, "Ceiling: **%s Mbit/s** (%s)\n\n",
 			nd_mbps_text(ceiling->valuedouble, value, sizeof(value)),
 			nd_json_str(f, "ceiling_source", "?"));
-	if (strcmp(verdict, "untested") != 0)
-		fprintf(out, "Verdict: **%s**\n\n", verdict);
+	if (strcmp(verdict, "untested") != 0) {
+		fprintf(out, "Verdict: **%s**", verdict);
+		reason = nd_json_str(cJSON_GetObjectItem(f, "experiment"), "reason", "");
+		if (reason[0]) {
+			fputs(": ", out);
+			put_cell(out, reason);
+		}
+		fputs("\n\n", out);
+	}
 	if (cJSON_IsObject(fix))
 		fix_block(out, fix);
+}
+
+static double num_of(const cJSON *obj, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItem(obj, key);
+
+	return cJSON_IsNumber(item) ? item->valuedouble : -1;
+}
+
+/* The experiments: headline, bottleneck, one table row per run, trials. */
+static void throughput(FILE *out, const cJSON *doc)
+{
+	const cJSON *tp = cJSON_GetObjectItem(doc, "throughput"), *run, *t;
+	const cJSON *b = cJSON_GetObjectItem(tp, "bottleneck");
+	double measured = num_of(tp, "measured_mbps"), wire = num_of(tp, "wire_ceiling_mbps");
+	char a[32], c[32];
+
+	if (!cJSON_IsObject(tp))
+		return;
+	if (!strcmp(nd_json_str(tp, "mode", ""), "loopback"))
+		fprintf(out, "**Host capacity** (loopback, not wire speed): one TCP stream moves "
+			"%s Mbit/s through this host's stack.\n\n",
+			nd_mbps_text(num_of(tp, "host_capacity_mbps"), a, sizeof(a)));
+	else if (measured >= 0 && wire > 0)
+		fprintf(out, "**Measured %s of the %s Mbit/s wire goodput (%.0f%%)**", nd_mbps_text(
+			measured, a, sizeof(a)), nd_mbps_text(wire, c, sizeof(c)), 100 * measured / wire);
+	else if (measured >= 0)
+		fprintf(out, "**Measured %s Mbit/s**", nd_mbps_text(measured, a, sizeof(a)));
+	else
+		fprintf(out, "No throughput measured: %s\n\n", nd_json_str(tp, "error", "?"));
+	if (measured >= 0 && cJSON_IsObject(b)) {
+		fputs("; bottleneck ", out);
+		put_code(out, nd_json_str(b, "id", "?"), false);
+		fprintf(out, ", **%s**: %s\n\n", nd_json_str(b, "verdict", "?"),
+			nd_json_str(b, "reason", ""));
+	} else if (measured >= 0) {
+		fprintf(out, "; %s\n\n", cJSON_IsTrue(cJSON_GetObjectItem(tp, "at_wire"))
+			? "line rate reached" : "no bottleneck confirmed");
+	}
+	fputs("| run | streams | Mbit/s | retransmits | min RTT (us) |\n|---|---:|---:|---:|---:|\n",
+	      out);
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(tp, "runs"))
+		fprintf(out, "| %s | %.0f | %s | %.0f | %.0f |\n", nd_json_str(run, "name", "?"),
+			num_of(run, "streams"), nd_mbps_text(num_of(run, "mbps"), a, sizeof(a)),
+			num_of(run, "retransmits"), num_of(run, "min_rtt_usec"));
+	fputc('\n', out);
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(tp, "trials")) {
+		fputs("- trial ", out);
+		put_code(out, nd_json_str(t, "fix", "?"), false);
+		fprintf(out, " for %s: before %.0f, after %.0f Mbit/s, %s\n",
+			nd_json_str(t, "finding", "?"), num_of(t, "before_mbps"),
+			num_of(t, "after_mbps"),
+			cJSON_IsTrue(cJSON_GetObjectItem(t, "reverted")) ? "reverted" : "NOT reverted");
+	}
+	if (cJSON_GetArraySize(cJSON_GetObjectItem(tp, "trials")))
+		fputc('\n', out);
 }
 
 static void unreadable(FILE *out, const cJSON *doc)
@@ -206,6 +269,7 @@ int nd_render_markdown(const struct nd_report *report, FILE *out)
 	if (!doc)
 		return -ENOMEM;
 	title(out, doc);
+	throughput(out, doc);
 	summary_table(out, doc);
 	ceilings_table(out, doc);
 	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {

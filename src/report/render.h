@@ -9,6 +9,7 @@
 #ifndef NICDOCTOR_REPORT_RENDER_H
 #define NICDOCTOR_REPORT_RENDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <cjson/cJSON.h>
@@ -38,6 +39,15 @@ char *nd_unreadable_text(const cJSON *doc, char *buf, size_t size);
 /* The result counts in report order, "1 critical, 2 ok" (zeros left out);
  * "" when no check ran.  Returns buf. */
 char *nd_counts_text(const cJSON *doc, char *buf, size_t size);
+
+/* text.c: print text from column col, wrapped at 80 columns, continuation
+ * lines at column indent, control characters shown as '?'. */
+void nd_text_wrap(FILE *out, size_t col, size_t indent, const char *text);
+
+/* text_throughput.c: the experiments' headline (after the host line) and
+ * their runs, per-CPU bars and trials (after the findings). */
+void nd_text_headline(FILE *out, bool color, const cJSON *doc);
+void nd_text_throughput(FILE *out, bool color, const cJSON *doc);
 
 int nd_render_prometheus(const struct nd_report *report, FILE *out);
 

@@ -23,6 +23,10 @@
  *
  *   Not readable: irqs (no permission)
  *
+ * With experiments, a headline (measured against the wire, the binding
+ * bottleneck, each suspect's verdict) follows the host line and the runs
+ * with the per-CPU bars come after the findings (text_throughput.c).
+ *
  *   Result: critical (1 critical, 1 unknown, 1 ok, 1 skipped)
  */
 #include <errno.h>
@@ -129,6 +133,11 @@ static void wrap(FILE *out, size_t col, size_t indent, const char *text, const c
 	wrap_lead(out, col, indent, text, cont, "");
 }
 
+void nd_text_wrap(FILE *out, size_t col, size_t indent, const char *text)
+{
+	wrap_lead(out, col, indent, text, "", "");
+}
+
 static size_t put_tag(const struct text_out *t, const char *tag, const char *color)
 {
 	if (t->color)
@@ -211,7 +220,7 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 	const cJSON *ceiling = cJSON_GetObjectItem(f, "ceiling_mbps");
 	const cJSON *fix = cJSON_GetObjectItem(f, "fix");
 	const char *verdict = nd_json_str(f, "verdict", "untested");
-	char line[256], num[32];
+	char line[512], num[32];
 
 	evidence(t, cJSON_GetObjectItem(f, "evidence"));
 	if (cJSON_IsNumber(ceiling)) {
@@ -221,8 +230,14 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 		fprintf(t->out, "%*s", TAG_INDENT, "");
 		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
 	}
-	if (strcmp(verdict, "untested") != 0)
-		fprintf(t->out, "%*sverdict: %s\n", TAG_INDENT, "", verdict);
+	if (strcmp(verdict, "untested") != 0) {
+		const char *reason = nd_json_str(cJSON_GetObjectItem(f, "experiment"), "reason", "");
+
+		snprintf(line, sizeof(line), "verdict: %s%s%s", verdict, reason[0] ? ": " : "",
+			 reason);
+		fprintf(t->out, "%*s", TAG_INDENT, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+	}
 	if (cJSON_IsObject(fix)) {
 		const cJSON *cmd;
 
@@ -266,16 +281,6 @@ static void finding(const struct text_out *t, const cJSON *f)
 		finding_details(t, f);
 }
 
-static void throughput(const struct text_out *t, const cJSON *doc)
-{
-	const cJSON *tp = cJSON_GetObjectItem(doc, "throughput");
-
-	if (!cJSON_IsObject(tp))
-		return;
-	fputs("\nThroughput:\n", t->out);
-	evidence(t, tp);
-}
-
 static void unreadable(const struct text_out *t, const cJSON *doc)
 {
 	char groups[2048], line[2100];
@@ -311,11 +316,12 @@ int nd_render_text(const struct nd_report *report, FILE *out)
 	if (!doc)
 		return -ENOMEM;
 	header(&t, doc);
+	nd_text_headline(out, t.color, doc);
 	ceilings(&t, doc);
 	fputc('\n', out);
 	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings"))
 		finding(&t, f);
-	throughput(&t, doc);
+	nd_text_throughput(out, t.color, doc);
 	unreadable(&t, doc);
 	summary(&t, doc);
 	cJSON_Delete(doc);

@@ -1,0 +1,170 @@
+/*
+ * experiment.h - experiments and verdicts (`diagnose --peer`, the loopback
+ * baseline, `--trial-fixes`), and the one measurement that `fix --peer`
+ * shares with them.
+ *
+ * A run is plain data: throughput, TCP_INFO, per-CPU load and the counter
+ * deltas measured while it ran.  The verdict logic (verdict.c) is a pure
+ * function of the findings and a set of runs, unit tested on recorded
+ * measurement sets; only measure.c, plan.c and trial.c do I/O (through the
+ * engine, the probe and the fixes engine).
+ */
+#ifndef NICDOCTOR_EXPERIMENT_H
+#define NICDOCTOR_EXPERIMENT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#include "nicdoctor/check.h"
+#include "nicdoctor/engine.h"
+#include "nicdoctor/facts.h"
+
+#define ND_EXP_PLAN_SEC_DEFAULT    20.0	/* traffic of the whole peer plan */
+#define ND_EXP_BASELINE_SEC_DEFAULT 2.0	/* the loopback baseline's one run */
+#define ND_EXP_MIN_RUN_SEC          1.0
+#define ND_EXP_CONNECT_TIMEOUT_MS  5000	/* connect and every control read */
+#define ND_EXP_MIN_STREAMS            2	/* "many" means at least two */
+#define ND_EXP_MAX_STREAMS           16	/* one per RX queue, bounded */
+#define ND_EXP_MAX_TRIALS             8
+
+/* The runs of the plan, in the order they are made. */
+enum nd_exp_run_kind {
+	ND_RUN_FORWARD_MANY = 0,	/* here -> peer, one stream per RX queue */
+	ND_RUN_FORWARD_ONE,		/* here -> peer, one stream */
+	ND_RUN_REVERSE_MANY,		/* peer -> here */
+	ND_RUN_KINDS,
+};
+
+/* Where to measure: a peer, or the embedded loopback server. */
+struct nd_exp_target {
+	const char *host;
+	uint16_t port;			/* 0: 5201 */
+	const char *ifname;		/* counters sampled during runs, NULL none */
+	int connect_timeout_ms;		/* 0: ND_EXP_CONNECT_TIMEOUT_MS */
+};
+
+/* One run's numbers; deltas are over the run. */
+struct nd_exp_run {
+	bool done;			/* measured */
+	bool reverse;
+	int streams;
+	double duration_sec;
+	double mbps;			/* goodput at the receiving end */
+	int64_t retransmits;		/* -1 unknown */
+	double rtt_usec, min_rtt_usec;	/* our sending sockets' TCP_INFO; 0 unknown */
+	int cpus_count;
+	struct nd_engine_cpu_share cpus[ND_ENGINE_MAX_CPUS];
+	bool nic_valid;
+	uint64_t nic_rx_dropped, nic_tx_dropped, nic_rx_errors, nic_tx_errors;
+	bool softnet_valid;
+	uint64_t softnet_dropped, softnet_squeezed;
+};
+
+enum nd_exp_mode {
+	ND_EXP_NONE = 0,		/* --no-traffic, --sysroot */
+	ND_EXP_PEER,
+	ND_EXP_LOOPBACK,		/* host capacity, not wire speed */
+};
+
+/* Everything the experiments measured, and what the verdicts need. */
+struct nd_exp_set {
+	enum nd_exp_mode mode;
+	char peer[300];			/* "host:port" */
+	double wire_mbps;		/* < 0 unknown */
+	struct nd_exp_run runs[ND_RUN_KINDS];	/* loopback: FORWARD_ONE only */
+	char error[200];		/* peer trouble, "" none */
+	bool interrupted;		/* SIGINT/SIGTERM stopped the plan */
+};
+
+/* --trial-fixes: one fix applied, measured, reverted. */
+struct nd_exp_trial {
+	char finding_id[48];
+	char kind[24];			/* fix kind name */
+	unsigned steps;
+	bool measured;
+	double before_mbps, after_mbps;
+	bool reverted;			/* every value read back as it was */
+	char error[512];		/* "" when it went through */
+};
+
+/* What the verdicts concluded as a whole, for the headline. */
+struct nd_exp_summary {
+	double measured_mbps;		/* the forward many-stream run; < 0 none */
+	double wire_mbps;		/* < 0 unknown */
+	int binding;			/* index of the binding finding, -1 none */
+	bool at_wire;			/* measured at the wire ceiling */
+};
+
+/* --- measure.c (engine I/O) --- */
+
+/* "host", "host:5201", "[::1]:5201" or a bare IPv6 address: 0 or -EINVAL. */
+int nd_peer_parse(const char *arg, char *ret_host, size_t host_size, uint16_t *ret_port);
+
+/* One run: engine test, softnet counters before and after (probe).
+ * 0, or the engine's negative errno with a lower-case reason in why. */
+int nd_exp_measure(const struct nd_exp_target *target, int streams, bool reverse,
+		   double duration_sec, struct nd_exp_run *ret, char *why, size_t why_size);
+
+/* --- plan.c --- */
+
+/* Streams of the "many" runs: one per active RX queue, within bounds. */
+int nd_exp_streams_for(const struct nd_facts *facts);
+/* Seconds per run of a plan of total_sec over n_runs (at least 1 s each). */
+double nd_exp_run_sec(double total_sec, int n_runs);
+
+typedef void (*nd_exp_progress_fn)(const char *line, void *arg);
+
+/* The three runs against a peer.  Stops at the first failure (0 runs or
+ * some done, set->error says why, returns its errno) or when *stop is set.
+ * progress may be NULL. */
+int nd_exp_run_plan(const struct nd_exp_target *target, const struct nd_facts *facts,
+		    double total_sec, const volatile sig_atomic_t *stop,
+		    nd_exp_progress_fn progress, void *arg, struct nd_exp_set *set);
+/* The loopback baseline: an embedded server on 127.0.0.1 (ephemeral port),
+ * one stream for duration_sec. */
+int nd_exp_run_baseline(double duration_sec, nd_exp_progress_fn progress, void *arg,
+			struct nd_exp_set *set);
+/* A one-line message naming the peer for an errno of the plan. */
+void nd_exp_peer_message(const struct nd_exp_set *set, int err, char *buf, size_t size);
+
+/* --- verdict.c (pure) --- */
+
+/* Judge every suspect (warning or critical, not skipped) against the
+ * runs: verdict and an `experiment` object per finding.  Findings no
+ * experiment speaks to stay untested.  Fills *ret_summary. */
+void nd_verdicts_decide(struct nd_finding *findings, unsigned n_findings,
+			const struct nd_exp_set *set, struct nd_exp_summary *ret_summary);
+
+/* Forward and reverse differing by more than the tolerance: fill f as
+ * the path.asymmetric finding (confirmed) and return true. */
+bool nd_verdict_asymmetric(const struct nd_exp_set *set, struct nd_finding *f);
+
+/* window / RTT of a window finding with the measured RTT (Mbit/s), < 0
+ * when the finding or the runs give no number. */
+double nd_verdict_window_ceiling_mbps(const struct nd_finding *f, const struct nd_exp_set *set);
+
+/* --- summary.c (pure) --- */
+
+/* The report's `throughput` object: mode, runs, headline numbers, trials. */
+cJSON *nd_exp_throughput_json(const struct nd_exp_set *set, const struct nd_exp_summary *sum,
+			      const struct nd_finding *findings, unsigned n_findings,
+			      const struct nd_exp_trial *trials, unsigned n_trials);
+
+/* --- trial.c (fixes engine I/O) --- */
+
+/* For each fixable suspect not refuted: plan its fix, journal, apply,
+ * rerun the forward many-stream test, revert from the journal.  Stops
+ * early when *stop is set or a run fails; never leaves a change behind
+ * (a crash leaves the journal for `fix --revert`).  0, or a negative
+ * errno: -EINTR when stopped, the run's errno (set->error says why),
+ * -EIO when a revert failed (the trial's error names it). */
+int nd_exp_run_trials(const struct nd_facts *facts, const struct nd_finding *findings,
+		      unsigned n_findings, const struct nd_exp_target *target,
+		      struct nd_exp_set *set, const volatile sig_atomic_t *stop,
+		      nd_exp_progress_fn progress, void *arg, struct nd_exp_trial *trials,
+		      unsigned *ret_n_trials);
+
+#endif

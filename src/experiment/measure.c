@@ -1,0 +1,175 @@
+/*
+ * measure.c - one measured run, shared by `diagnose --peer`, the loopback
+ * baseline, --trial-fixes and `fix --peer` (fixes/verify.c): the engine's
+ * in-process client, plus the softnet counters before and after, read
+ * through the probe (probe/ is the only code that reads the OS; the engine
+ * samples /proc/stat, TCP_INFO and the interface counters itself).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nicdoctor/common.h"
+#include "nicdoctor/experiment.h"
+#include "nicdoctor/probe.h"
+
+/* Our own previous test may still be finishing on the peer (iperf3 -s
+ * takes a moment to reset): a busy answer is retried briefly. */
+#define BUSY_RETRIES 4
+#define BUSY_RETRY_MSEC 300
+
+int nd_peer_parse(const char *arg, char *ret_host, size_t host_size, uint16_t *ret_port)
+{
+	const char *port = NULL, *end = NULL;
+	unsigned value = 0;
+	char extra;
+
+	if (!arg || !arg[0])
+		return -EINVAL;
+	if (arg[0] == '[') {
+		end = strchr(arg, ']');
+		if (!end || (end[1] && end[1] != ':'))
+			return -EINVAL;
+		port = end[1] ? end + 2 : NULL;
+		arg++;
+	} else if (strchr(arg, ':') && strchr(arg, ':') == strrchr(arg, ':')) {
+		end = strchr(arg, ':');
+		port = end + 1;
+	}
+	if (port && (sscanf(port, "%u%c", &value, &extra) != 1 || !value || value > 65535))
+		return -EINVAL;
+	if (snprintf(ret_host, host_size, "%.*s",
+		     end ? (int)(end - arg) : (int)strlen(arg), arg) >= (int)host_size ||
+	    !ret_host[0])
+		return -EINVAL;
+	*ret_port = (uint16_t)value;
+	return 0;
+}
+
+/* Sum of the softnet drop and squeeze counters over every CPU. */
+static int softnet_totals(uint64_t *ret_dropped, uint64_t *ret_squeezed)
+{
+	struct nd_facts *facts = calloc(1, sizeof(*facts));
+	uint64_t dropped = 0, squeezed = 0;
+	int r = 0;
+
+	if (!facts)
+		return -ENOMEM;
+	nd_probe_softnet(NULL, facts);
+	if (!facts->softnet.st.known)
+		r = -ENODATA;
+	for (unsigned i = 0; i < facts->softnet.count; i++) {
+		dropped += facts->softnet.cpu[i].dropped;
+		squeezed += facts->softnet.cpu[i].time_squeeze;
+	}
+	free(facts);
+	if (r == 0) {
+		*ret_dropped = dropped;
+		*ret_squeezed = squeezed;
+	}
+	return r;
+}
+
+static void sleep_msec(long msec)
+{
+	struct timespec ts = { msec / 1000, (msec % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* The engine result's numbers into a run. */
+static void fill_run(const struct nd_engine_result *res, bool reverse, struct nd_exp_run *run)
+{
+	uint64_t rtt_sum = 0;
+	uint32_t rtt_n = 0, rtt_min = 0;
+
+	run->mbps = (reverse ? res->rev_received_bps : res->fwd_received_bps) / 1e6;
+	run->retransmits = res->retransmits;
+	for (int i = 0; i < res->streams_count; i++) {
+		const struct nd_engine_tcpinfo *ti = &res->streams[i].tcp;
+		uint32_t low = ti->min_rtt_usec ? ti->min_rtt_usec : ti->rtt_usec;
+
+		if (!res->streams[i].local_sends || !ti->valid || !ti->rtt_usec)
+			continue;
+		rtt_sum += ti->rtt_samples ? ti->rtt_sum_usec / ti->rtt_samples : ti->rtt_usec;
+		rtt_n++;
+		if (low && (!rtt_min || low < rtt_min))
+			rtt_min = low;
+	}
+	run->rtt_usec = rtt_n ? (double)rtt_sum / rtt_n : 0;
+	run->min_rtt_usec = rtt_min;
+	run->cpus_count = res->cpus_count;
+	memcpy(run->cpus, res->cpus, (size_t)res->cpus_count * sizeof(res->cpus[0]));
+	run->nic_valid = res->iface.valid;
+	run->nic_rx_dropped = res->iface.rx_dropped;
+	run->nic_tx_dropped = res->iface.tx_dropped;
+	run->nic_rx_errors = res->iface.rx_errors;
+	run->nic_tx_errors = res->iface.tx_errors;
+}
+
+static int run_engine(const struct nd_exp_target *target, int streams, bool reverse,
+		      double duration_sec, struct nd_engine_result *res)
+{
+	struct nd_engine_params p;
+	int r = -EBUSY;
+
+	nd_engine_params_init(&p);
+	p.host = target->host;
+	p.port = target->port ? target->port : ND_ENGINE_PORT_DEFAULT;
+	p.streams = streams;
+	p.duration_sec = duration_sec;
+	p.interval_sec = 0;
+	p.reverse = reverse;
+	p.ifname = target->ifname;
+	p.connect_timeout_ms = target->connect_timeout_ms > 0 ? target->connect_timeout_ms
+							       : ND_EXP_CONNECT_TIMEOUT_MS;
+	for (int attempt = 0; r == -EBUSY && attempt <= BUSY_RETRIES; attempt++) {
+		if (attempt)
+			sleep_msec(BUSY_RETRY_MSEC);
+		r = nd_engine_run_client(&p, res);
+	}
+	return r;
+}
+
+int nd_exp_measure(const struct nd_exp_target *target, int streams, bool reverse,
+		   double duration_sec, struct nd_exp_run *ret, char *why, size_t why_size)
+{
+	struct nd_engine_result *res = calloc(1, sizeof(*res));
+	uint64_t drop0 = 0, squeeze0 = 0, drop1 = 0, squeeze1 = 0;
+	bool softnet;
+	int r;
+
+	if (!res)
+		return -ENOMEM;
+	memset(ret, 0, sizeof(*ret));
+	ret->retransmits = -1;
+	softnet = softnet_totals(&drop0, &squeeze0) == 0;
+	r = run_engine(target, streams, reverse, duration_sec, res);
+	if (r == 0 && (reverse ? res->rev_received_bps : res->fwd_received_bps) <= 0) {
+		snprintf(res->error, sizeof(res->error), "no data arrived");
+		r = -ENODATA;
+	}
+	if (r < 0) {
+		snprintf(why, why_size, "%s", res->error[0] ? res->error : strerror(-r));
+		free(res);
+		return r;
+	}
+	softnet = softnet && softnet_totals(&drop1, &squeeze1) == 0;
+	ret->done = true;
+	ret->reverse = reverse;
+	ret->streams = streams;
+	ret->duration_sec = res->duration_sec > 0 ? res->duration_sec : duration_sec;
+	fill_run(res, reverse, ret);
+	ret->softnet_valid = softnet;
+	/* A CPU going offline mid-run makes a total shrink: no delta then. */
+	if (softnet && (drop1 < drop0 || squeeze1 < squeeze0))
+		ret->softnet_valid = false;
+	if (ret->softnet_valid) {
+		ret->softnet_dropped = drop1 - drop0;
+		ret->softnet_squeezed = squeeze1 - squeeze0;
+	}
+	free(res);
+	return 0;
+}
