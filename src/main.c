@@ -21,7 +21,7 @@ static const struct command commands[] = {
 	  "                   [--skip ID,...] [--only ID,...]" },
 	{ "fix", cmd_fix, "[IF] [--apply] [--only ID,...] [--persist] [--rfs] | --revert [IF]" },
 	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE] [-J] ..." },
-	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N]" },
+	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--idle-timeout S] [-q]" },
 	{ "collect", cmd_collect, "IF -o DIR" },
 	{ "checks", cmd_checks, "" },
 };
