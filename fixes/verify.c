@@ -8,6 +8,7 @@
  * throughput worse than the last accepted level by more than the noise is
  * rolled back at once.  The engine also measures the RTT that sizes the
  * socket-buffer sysctls, in a short forward run where TCP_INFO is ours.
+ * Each run is the one measurement diagnose makes (experiment/measure.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,44 +18,40 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine.h"
+#include "nicdoctor/experiment.h"
 #include "fixes.h"
 
 /* Below this share two runs of the same setup differ anyway. */
 #define NOISE_FLOOR_SHARE 0.05
 
-static void params_for(const struct nd_fix_peer *peer, bool reverse, double duration_sec,
-		       struct nd_engine_params *p)
+/* One run through the measurement diagnose uses (experiment/measure.c). */
+static int run_once(const struct nd_fix_peer *peer, bool reverse, double duration_sec,
+		    struct nd_exp_run *run, char *why, size_t why_size)
 {
-	nd_engine_params_init(p);
-	p->host = peer->host;
-	p->port = peer->port ? peer->port : ND_ENGINE_PORT_DEFAULT;
-	p->streams = peer->streams > 0 ? peer->streams : 1;
-	p->duration_sec = duration_sec;
-	p->interval_sec = 0;
-	p->reverse = reverse;
-	p->ifname = peer->ifname;
+	struct nd_exp_target target = { .host = peer->host, .port = peer->port,
+					.ifname = peer->ifname };
+	char reason[200] = "";
+	int r = nd_exp_measure(&target, peer->streams > 0 ? peer->streams : 1, reverse,
+			       duration_sec, run, reason, sizeof(reason));
+
+	if (r < 0)
+		snprintf(why, why_size, "cannot measure against '%s': %s", peer->host, reason);
+	return r;
 }
 
 /* One receive run: Mbit/s, or a negative errno with the engine's words. */
 static int measure_once(const struct nd_fix_peer *peer, double *ret_mbps, char *why,
 			size_t why_size)
 {
-	struct nd_engine_result *res = calloc(1, sizeof(*res));
-	struct nd_engine_params p;
+	struct nd_exp_run *run = calloc(1, sizeof(*run));
 	int r;
 
-	if (!res)
+	if (!run)
 		return -ENOMEM;
-	params_for(peer, true, peer->duration_sec, &p);
-	r = nd_engine_run_client(&p, res);
-	if (r == 0 && res->rev_received_bps <= 0)
-		r = -ENODATA;
-	if (r < 0)
-		snprintf(why, why_size, "cannot measure against '%s': %s", peer->host,
-			 res->error[0] ? res->error : strerror(-r));
-	else
-		*ret_mbps = res->rev_received_bps / 1e6;
-	free(res);
+	r = run_once(peer, true, peer->duration_sec, run, why, why_size);
+	if (r == 0)
+		*ret_mbps = run->mbps;
+	free(run);
 	return r;
 }
 
@@ -63,28 +60,15 @@ static int measure_once(const struct nd_fix_peer *peer, double *ret_mbps, char *
 static int measure_rtt(const struct nd_fix_peer *peer, double *ret_rtt_usec, char *why,
 		       size_t why_size)
 {
-	struct nd_engine_result *res = calloc(1, sizeof(*res));
-	struct nd_engine_params p;
-	double best = 0;
+	struct nd_exp_run *run = calloc(1, sizeof(*run));
 	int r;
 
-	if (!res)
+	if (!run)
 		return -ENOMEM;
-	params_for(peer, false, 1, &p);
-	r = nd_engine_run_client(&p, res);
-	for (int i = 0; r == 0 && i < res->streams_count; i++) {
-		const struct nd_engine_tcpinfo *ti = &res->streams[i].tcp;
-		double rtt = ti->min_rtt_usec ? ti->min_rtt_usec : ti->rtt_usec;
-
-		if (res->streams[i].local_sends && ti->valid && rtt > 0 && (best == 0 || rtt < best))
-			best = rtt;
-	}
-	if (r < 0)
-		snprintf(why, why_size, "cannot measure against '%s': %s", peer->host,
-			 res->error[0] ? res->error : strerror(-r));
-	else if (best > 0)
-		*ret_rtt_usec = best;
-	free(res);
+	r = run_once(peer, false, 1, run, why, why_size);
+	if (r == 0 && run->min_rtt_usec > 0)
+		*ret_rtt_usec = run->min_rtt_usec;
+	free(run);
 	return r;
 }
 
@@ -92,7 +76,7 @@ int nd_fix_measure_baseline(const struct nd_fix_peer *peer, struct nd_fix_baseli
 			    char *why, size_t why_size)
 {
 	struct nd_fix_baseline b = { 0 };
-	double first, second;
+	double first = 0, second = 0;
 	int r;
 
 	r = measure_rtt(peer, &b.rtt_usec, why, why_size);

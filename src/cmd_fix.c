@@ -13,6 +13,7 @@
 
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
+#include "nicdoctor/experiment.h"
 #include "nicdoctor/fix.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/report.h"
@@ -60,31 +61,16 @@ static int check_combination(const struct fix_opts *o)
 	return 0;
 }
 
-/* "host", "host:5201", "[::1]:5201" or a bare IPv6 address. */
+/* HOST[:PORT], parsed as diagnose --peer does (experiment/measure.c). */
 static int parse_peer(const char *arg, struct fix_opts *o)
 {
-	const char *port = NULL, *end = NULL;
-	unsigned value = 0;
+	uint16_t port;
 
-	if (arg[0] == '[') {
-		end = strchr(arg, ']');
-		if (!end || (end[1] && end[1] != ':'))
-			return -EINVAL;
-		port = end[1] ? end + 2 : NULL;
-		arg++;
-	} else if (strchr(arg, ':') && strchr(arg, ':') == strrchr(arg, ':')) {
-		end = strchr(arg, ':');
-		port = end + 1;
-	}
-	if (port && (sscanf(port, "%u", &value) != 1 || !value || value > 65535))
-		return -EINVAL;
-	if (snprintf(o->peer_host, sizeof(o->peer_host), "%.*s",
-		     end ? (int)(end - arg) : (int)strlen(arg), arg) >= (int)sizeof(o->peer_host) ||
-	    !o->peer_host[0])
+	if (nd_peer_parse(arg, o->peer_host, sizeof(o->peer_host), &port) < 0)
 		return -EINVAL;
 	o->peer = arg;
 	o->measure.host = o->peer_host;
-	o->measure.port = (unsigned short)value;
+	o->measure.port = port;
 	o->measure.streams = PEER_STREAMS;
 	return 0;
 }

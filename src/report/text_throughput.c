@@ -197,7 +197,7 @@ static void trials(FILE *out, const cJSON *arr)
 	cJSON_ArrayForEach(t, arr) {
 		int n;
 
-		n = snprintf(line, sizeof(line), "  %s for %s: ", nd_json_str(t, "fix", "?"),
+		n = snprintf(line, sizeof(line), "%s for %s: ", nd_json_str(t, "fix", "?"),
 			     nd_json_str(t, "finding", "?"));
 		if (cJSON_IsNumber(cJSON_GetObjectItem(t, "after_mbps")))
 			snprintf(line + n, sizeof(line) - (size_t)n, "before %s, after %s Mbit/s "
@@ -209,7 +209,8 @@ static void trials(FILE *out, const cJSON *arr)
 		else
 			snprintf(line + n, sizeof(line) - (size_t)n, "%s",
 				 nd_json_str(t, "error", "not measured"));
-		nd_text_wrap(out, 0, 4, line);
+		fputs("  ", out);
+		nd_text_wrap(out, 2, 4, line);
 	}
 }
 
