@@ -100,3 +100,12 @@ double nd_round_mbps(double mbps)
 {
 	return round(mbps);
 }
+
+void nd_fix_rx_channels(const struct nd_facts *facts, struct nd_finding *f, unsigned target)
+{
+	/* Raise the kind the driver uses: combined where it has them. */
+	if (facts->channels.combined_max > 1)
+		nd_finding_fix(f, "channels", "ethtool -L %s combined %u", facts->ifname, target);
+	else
+		nd_finding_fix(f, "channels", "ethtool -L %s rx %u", facts->ifname, target);
+}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "nicdoctor/check.h"
 #include "nicdoctor/facts.h"
 
 /* Speed of an ethtool link mode name ("25000baseCR/Full" -> 25000);
@@ -39,6 +40,10 @@ unsigned nd_irq_columns(const struct nd_facts *facts);
 /* The MTU of the interface for goodput arithmetic: link.mtu when known,
  * else 1500 with *ret_assumed set. */
 unsigned nd_port_mtu(const struct nd_facts *facts, bool *ret_assumed);
+
+/* Add the `ethtool -L` command raising RX queues to target: combined
+ * channels where the device has them, else rx. */
+void nd_fix_rx_channels(const struct nd_facts *facts, struct nd_finding *f, unsigned target);
 
 /* Mbit/s for evidence, rounded as the titles' %.0f and nd_finding_ceiling round. */
 double nd_round_mbps(double mbps);

@@ -6,22 +6,12 @@
 #include <stdio.h>
 
 #include "checks.h"
+#include "nic_common.h"
 
 /* Fewer queues than this share of the usable CPUs is a warning, more is
  * info: the issue's rule ("warning when fewer than half"), because below
  * half at least every other core sits out of receive processing. */
 #define QUEUES_WARN_SHARE 0.5
-
-static void add_fix(const struct nd_facts *facts, struct nd_finding *f, unsigned target)
-{
-	const struct nd_channels *ch = &facts->channels;
-
-	/* Raise the kind the driver uses: combined where it has them. */
-	if (ch->combined_max > 1)
-		nd_finding_fix(f, "channels", "ethtool -L %s combined %u", facts->ifname, target);
-	else
-		nd_finding_fix(f, "channels", "ethtool -L %s rx %u", facts->ifname, target);
-}
 
 void nd_check_queues_below_cpus(const struct nd_facts *facts, struct nd_finding *f)
 {
@@ -54,5 +44,5 @@ void nd_check_queues_below_cpus(const struct nd_facts *facts, struct nd_finding 
 		       "%u RX queues while %u could run (device max %u, %u CPUs): "
 		       "%u CPUs take no receive work", rx_queues, usable, device_max,
 		       facts->cpus.n_online, usable - rx_queues);
-	add_fix(facts, f, usable);
+	nd_fix_rx_channels(facts, f, usable);
 }

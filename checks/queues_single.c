@@ -6,17 +6,7 @@
 #include <stdio.h>
 
 #include "checks.h"
-
-/* The channel kind a person would raise: combined where the device has it. */
-static void add_fix(const struct nd_facts *facts, struct nd_finding *f, unsigned target)
-{
-	const struct nd_channels *ch = &facts->channels;
-
-	if (ch->combined_max > 1)
-		nd_finding_fix(f, "channels", "ethtool -L %s combined %u", facts->ifname, target);
-	else
-		nd_finding_fix(f, "channels", "ethtool -L %s rx %u", facts->ifname, target);
-}
+#include "nic_common.h"
 
 void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f)
 {
@@ -48,5 +38,5 @@ void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f)
 	nd_finding_set(f, ND_SEV_WARNING,
 		       "one RX queue of %u possible on a %u-CPU host: one core takes all receive work",
 		       device_max, facts->cpus.n_online);
-	add_fix(facts, f, target);
+	nd_fix_rx_channels(facts, f, target);
 }

@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "nicdoctor/ceiling.h"
+#include "nicdoctor/parse.h"
 #include "sysctl_window.h"
 
 /* The share of a socket buffer that becomes window: see the header comment
@@ -70,30 +71,6 @@ struct window_values {
 static const struct nd_sysctl *sysctl_at(const struct nd_facts *facts, size_t offset)
 {
 	return (const struct nd_sysctl *)((const char *)&facts->sysctl + offset);
-}
-
-/* Parse up to `want` unsigned decimal numbers separated by blanks, nothing
- * else.  0 or -EINVAL. */
-static int parse_numbers(const char *text, uint64_t *values, unsigned want)
-{
-	const char *p = text;
-
-	for (unsigned i = 0; i < want; i++) {
-		char *end;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		errno = 0;
-		values[i] = strtoull(p, &end, 10);
-		if (errno)
-			return -EINVAL;
-		p = end;
-	}
-	while (*p == ' ' || *p == '\t' || *p == '\n')
-		p++;
-	return *p ? -EINVAL : 0;
 }
 
 static const char *speed_reason(const struct nd_facts *facts)
@@ -121,12 +98,12 @@ static int read_inputs(const struct nd_facts *facts, const struct nd_window_side
 		nd_finding_unknown(f, side->tcp_sysctl, tcp->reason);
 		return -ENODATA;
 	}
-	if (parse_numbers(core->text, &v->core_max, 1) < 0) {
+	if (nd_parse_numbers(core->text, &v->core_max, 1) < 0) {
 		snprintf(reason, sizeof(reason), "cannot parse '%s'", core->text);
 		nd_finding_unknown(f, side->core_sysctl, reason);
 		return -EINVAL;
 	}
-	if (parse_numbers(tcp->text, v->tcp, 3) < 0) {
+	if (nd_parse_numbers(tcp->text, v->tcp, 3) < 0) {
 		snprintf(reason, sizeof(reason), "cannot parse '%s': want \"min default max\"",
 			 tcp->text);
 		nd_finding_unknown(f, side->tcp_sysctl, reason);

@@ -25,6 +25,10 @@ int nd_parse_softnet(const char *text, struct nd_softnet *softnet);
 /* "iperf 3.12 (cJSON 1.7.15)" -> 3, 12.  0 or -EINVAL. */
 int nd_parse_iperf3_version(const char *text, int *ret_major, int *ret_minor);
 
+/* Exactly `count` unsigned decimal numbers separated by blanks, with
+ * nothing else but a trailing newline.  0 or -EINVAL. */
+int nd_parse_numbers(const char *text, uint64_t *values, unsigned count);
+
 /* "4096 131072 6291456" -> the third value.  0 or -EINVAL. */
 int nd_parse_triple_max(const char *text, uint64_t *ret_max);
 

@@ -52,14 +52,13 @@ int nd_parse_iperf3_version(const char *text, int *ret_major, int *ret_minor)
 	return 0;
 }
 
-int nd_parse_triple_max(const char *text, uint64_t *ret_max)
+int nd_parse_numbers(const char *text, uint64_t *values, unsigned count)
 {
-	unsigned long long values[3];
 	const char *p = text;
 
 	if (!text)
 		return -EINVAL;
-	for (int i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < count; i++) {
 		char *end;
 
 		while (*p == ' ' || *p == '\t')
@@ -74,8 +73,16 @@ int nd_parse_triple_max(const char *text, uint64_t *ret_max)
 	}
 	while (*p == ' ' || *p == '\t' || *p == '\n')
 		p++;
-	if (*p)
-		return -EINVAL;
+	return *p ? -EINVAL : 0;
+}
+
+int nd_parse_triple_max(const char *text, uint64_t *ret_max)
+{
+	uint64_t values[3];
+	int r = nd_parse_numbers(text, values, 3);
+
+	if (r < 0)
+		return r;
 	*ret_max = values[2];
 	return 0;
 }
