@@ -50,10 +50,16 @@ static int expect_state(struct nd_test *t, int8_t want)
 	int8_t st;
 	int rc = nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms);
 
+	if (rc == -ETIMEDOUT) {
+		snprintf(t->err, sizeof(t->err),
+			 "control connection: no message from the server within %.1f s",
+			 t->timeout_ms / 1000.0);
+		return rc;
+	}
 	if (rc < 0) {
 		snprintf(t->err, sizeof(t->err), "control connection: %s",
 			 rc == -ECONNRESET ? "closed by the server" : strerror(-rc));
-		return rc == -ETIMEDOUT ? rc : -ECONNRESET;
+		return -ECONNRESET;
 	}
 	return check_state(t, st, want);
 }
@@ -165,7 +171,16 @@ static int exchange_results(struct nd_test *t)
 		rc = nd_proto_send_json(t->ctrl_fd, ours, t->timeout_ms);
 	if (rc == 0) {
 		rc = nd_proto_recv_json(t->ctrl_fd, ND_RESULTS_JSON_MAX, t->timeout_ms, &theirs);
-		if (rc < 0)
+		if (rc == -EMSGSIZE)
+			snprintf(t->err, sizeof(t->err), "cannot read the server's results: "
+				 "length is 0 or above the %u MiB limit", ND_RESULTS_JSON_MAX >> 20);
+		else if (rc == -EBADMSG)
+			snprintf(t->err, sizeof(t->err), "cannot read the server's results: "
+				 "not a JSON object");
+		else if (rc == -ETIMEDOUT)
+			snprintf(t->err, sizeof(t->err), "cannot read the server's results: "
+				 "nothing within %.1f s", t->timeout_ms / 1000.0);
+		else if (rc < 0)
 			snprintf(t->err, sizeof(t->err), "cannot read the server's results: %s",
 				 strerror(-rc));
 	}

@@ -20,6 +20,18 @@ static bool server_stopping(const struct nd_slot *sl)
 	return atomic_load(&sl->server->stop);
 }
 
+/* Stop routing to this test and close what was routed but not taken:
+ * otherwise each aborted test leaks those descriptors. */
+static void drop_routed(struct nd_slot *sl, int taken)
+{
+	pthread_mutex_lock(&sl->lock);
+	sl->routed_want = 0;
+	for (int i = taken; i < sl->routed_count; i++)
+		close(sl->routed_fds[i]);
+	sl->routed_count = taken < sl->routed_count ? taken : sl->routed_count;
+	pthread_mutex_unlock(&sl->lock);
+}
+
 static int wait_tcp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 {
 	double deadline = nd_now_sec() + sl->server->cfg.idle_timeout_ms / 1000.0;
@@ -45,13 +57,16 @@ static int wait_tcp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 			rc = nd_test_add_stream(t, fd);
 			if (rc < 0) {
 				close(fd);
+				drop_routed(sl, taken + 1);
 				return rc;
 			}
 			taken++;
 			continue;
 		}
-		if (nd_now_sec() > deadline || server_stopping(sl))
+		if (nd_now_sec() > deadline || server_stopping(sl)) {
+			drop_routed(sl, taken);
 			return -ETIMEDOUT;
+		}
 	}
 	return 0;
 }
@@ -102,26 +117,33 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 	return rc;
 }
 
-static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd_wire_extra *x)
+/* The client's parameters; why says what was wrong with them. */
+static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd_wire_extra *x,
+		       char *why, size_t why_size)
 {
 	int fd = sl->ctrl_fd, to = sl->server->cfg.idle_timeout_ms;
 	cJSON *obj = NULL;
-	char err[128] = "";
 	int rc;
 
 	rc = nd_proto_send_state(fd, ND_PARAM_EXCHANGE, to);
 	if (rc == 0)
 		rc = nd_proto_recv_json(fd, ND_PARAMS_JSON_MAX, to, &obj);
 	if (rc == -EMSGSIZE || rc == -EBADMSG) {
+		snprintf(why, why_size, rc == -EMSGSIZE ?
+			 "parameters of length 0 or above %d bytes refused" :
+			 "parameters are not a JSON object", ND_PARAMS_JSON_MAX);
 		nd_proto_send_error(fd, ND_IE_RECVPARAMS, 0, to);
 		return rc;
 	}
+	if (rc == -ETIMEDOUT)
+		snprintf(why, why_size, "no parameters within the idle timeout (%d s)", to / 1000);
 	if (rc < 0)
 		return rc;
-	rc = nd_params_from_json(obj, p, x, err, sizeof(err));
+	rc = nd_params_from_json(obj, p, x, why, why_size);
 	cJSON_Delete(obj);
 	if (rc == 0 && x->authtoken) {
 		/* We do no authentication: refuse cleanly (doc §6.10). */
+		snprintf(why, why_size, "authentication requested, refused");
 		nd_proto_send_error(fd, ND_IE_AUTHTEST, 0, to);
 		return -EACCES;
 	}
@@ -227,6 +249,8 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 		rc = nd_proto_send_state(t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
 		if (rc == 0)
 			rc = wait_tcp_streams(sl, t, want);
+		else
+			drop_routed(sl, 0);
 		atomic_store(&sl->phase, ND_SLOT_RUNNING);
 	}
 	if (rc == 0)
@@ -258,7 +282,8 @@ static void report(struct nd_slot *sl, struct nd_test *t, int rc)
 	if (rc == 0)
 		nd_out_text_summary(stdout, t);
 	else
-		printf("test from %s port %u ended: %s\n", sl->peer, sl->peer_port, strerror(-rc));
+		printf("test from %s port %u ended: %s\n", sl->peer, sl->peer_port,
+		       t && t->err[0] ? t->err : strerror(-rc));
 	printf("-----------------------------------------------------------\n");
 	fflush(stdout);
 	pthread_mutex_unlock(&s->out_lock);
@@ -271,7 +296,7 @@ void *nd_server_test_main(void *arg)
 	struct nd_engine_params p;
 	struct nd_wire_extra extra;
 	struct nd_test *t = calloc(1, sizeof(*t));
-	int rc = t ? read_params(sl, &p, &extra) : -ENOMEM;
+	int rc = t ? read_params(sl, &p, &extra, t->err, sizeof(t->err)) : -ENOMEM;
 
 	if (!s->cfg.quiet) {
 		pthread_mutex_lock(&s->out_lock);
