@@ -38,7 +38,5 @@ void nd_softnet_tally(const struct nd_softnet *softnet, size_t counter_offset,
 		      const char *name, uint64_t min_count, cJSON *evidence,
 		      struct nd_softnet_tally *ret);
 
-/* The netdev_max_backlog to suggest for this link; current 0 when unknown. */
-uint64_t nd_softnet_backlog_suggest(const struct nd_facts *facts, uint64_t current);
 
 #endif

@@ -12,7 +12,6 @@
 #include "fixes.h"
 
 #define ASSUMED_SPEED_MBPS 10000
-#define BACKLOG_FLOOR 10000ull		/* common 10GbE tuning advice */
 #define BUFFER_ROUND_BYTES (1ull << 20)
 
 /* 2 x bandwidth x RTT in bytes, rounded up to a MiB. */
@@ -109,10 +108,10 @@ static int sysctl_plan(const struct nd_fix_ctx *ctx, const struct nd_finding *fi
 		return r < 0 ? r : raise_triple(ctx, finding, "net.ipv4.tcp_wmem", &s->tcp_wmem,
 						want, plan);
 	}
-	/* sysctl.backlog_low, softnet.dropped: double it, at least to the floor. */
+	/* sysctl.backlog_low, softnet.dropped: the value the checks name. */
 	if (s->netdev_max_backlog.known)
 		sscanf(s->netdev_max_backlog.text, "%llu", &backlog);
-	backlog = backlog * 2 > BACKLOG_FLOOR ? backlog * 2 : BACKLOG_FLOOR;
+	backlog = nd_softnet_backlog_suggest(ctx->facts, backlog);
 	return raise_number(ctx, finding, "net.core.netdev_max_backlog", &s->netdev_max_backlog,
 			    backlog, plan);
 }

@@ -9,6 +9,7 @@
 #define NICDOCTOR_CHECK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <cjson/cJSON.h>
 
 #include "nicdoctor/facts.h"
@@ -80,6 +81,9 @@ void nd_finding_ceiling(struct nd_finding *f, const char *source, double mbps);
 
 const char *nd_severity_name(enum nd_severity sev);
 const char *nd_verdict_name(enum nd_verdict v);
+
+/* The netdev_max_backlog to suggest for this link; current 0 when unknown. */
+uint64_t nd_softnet_backlog_suggest(const struct nd_facts *facts, uint64_t current);
 
 /* The wire goodput ceiling of this interface (TCP), < 0 when unknown. */
 double nd_facts_wire_ceiling_mbps(const struct nd_facts *facts);

@@ -210,7 +210,7 @@ static void test_sysctl_sizes(void **state)
 	expect_step(1, "sysctl", "net.core.wmem_max", "212992", "3145728", NULL);
 	expect_step(2, "sysctl", "net.ipv4.tcp_wmem", "4096 16384 2097152",
 		    "4096 16384 3145728", "sysctl -w net.ipv4.tcp_wmem='4096 16384 3145728'");
-	expect_step(3, "sysctl", "net.core.netdev_max_backlog", "1000", "10000", NULL);
+	expect_step(3, "sysctl", "net.core.netdev_max_backlog", "1000", "30000", NULL);
 	assert_non_null(strstr(plan.notes[0], "RTT 1.0 ms (default"));
 	/* A measured 4 ms RTT: 10 MB -> 10 MiB. */
 	build(facts, f, 1, &measured);
