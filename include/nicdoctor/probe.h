@@ -30,6 +30,11 @@ bool nd_probe_iface_exists(const char *ifname);
  * 0, -ENOENT when there is no default route. */
 int nd_probe_default_iface(char *buf, size_t size);
 
+/* The interface that owns a local IPv4/IPv6 address (live only; an
+ * IPv4-mapped IPv6 address counts as IPv4).  0, -ENODEV, -EIO. */
+struct sockaddr;
+int nd_probe_iface_by_addr(const struct sockaddr *sa, char *buf, size_t size);
+
 /* Individual sources (src/probe/<name>.c). */
 void nd_probe_rtnl(const char *ifname, struct nd_facts *facts);
 void nd_probe_ethtool(const char *ifname, struct nd_facts *facts);
