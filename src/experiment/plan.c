@@ -47,15 +47,20 @@ static void progress_f(nd_exp_progress_fn fn, void *arg, const char *fmt, ...)
 void nd_exp_peer_message(const struct nd_exp_set *set, int err, char *buf, size_t size)
 {
 	const char *why = set->error[0] ? set->error : strerror(err < 0 ? -err : err);
+	bool some_done = false;
 	const char *what;
 
+	for (int k = 0; k < ND_RUN_KINDS; k++)
+		some_done |= set->runs[k].done;
 	switch (err) {
 	case -EBUSY: what = "is busy (running another test)"; break;
 	case -EACCES: what = "wants authentication"; break;
-	case -ECONNREFUSED: case -ETIMEDOUT: case -EHOSTUNREACH: case -ENETUNREACH:
-		what = "is unreachable"; break;
-	default:
-		what = set->runs[ND_RUN_FORWARD_MANY].done ? "failed mid-plan" : "failed";
+	case -ECONNRESET: case -EPIPE: what = "went away mid-run"; break;
+	case -ETIMEDOUT:
+		what = some_done ? "stopped answering mid-plan" : "is unreachable"; break;
+	case -ECONNREFUSED: case -EHOSTUNREACH: case -ENETUNREACH:
+		what = some_done ? "went away mid-plan" : "is unreachable"; break;
+	default: what = "failed";
 	}
 	snprintf(buf, size, "peer '%s' %s: %s", set->peer, what, why);
 }

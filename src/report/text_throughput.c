@@ -193,14 +193,14 @@ static void trials(FILE *out, const cJSON *arr)
 
 	if (cJSON_GetArraySize(arr) == 0)
 		return;
-	fputs("Trial fixes (each applied, measured forward, reverted):\n", out);
+	fputs("Trial fixes, each applied, measured forward in Mbit/s, reverted:\n", out);
 	cJSON_ArrayForEach(t, arr) {
 		int n;
 
-		n = snprintf(line, sizeof(line), "%s for %s: ", nd_json_str(t, "fix", "?"),
+		n = snprintf(line, sizeof(line), "%s (%s): ", nd_json_str(t, "fix", "?"),
 			     nd_json_str(t, "finding", "?"));
 		if (cJSON_IsNumber(cJSON_GetObjectItem(t, "after_mbps")))
-			snprintf(line + n, sizeof(line) - (size_t)n, "before %s, after %s Mbit/s "
+			snprintf(line + n, sizeof(line) - (size_t)n, "before %s, after %s "
 				 "(%+.0f%%), %s", nd_mbps_text(num(t, "before_mbps", 0), a, sizeof(a)),
 				 nd_mbps_text(num(t, "after_mbps", 0), b, sizeof(b)),
 				 num(t, "change_pct", 0),
