@@ -83,13 +83,37 @@ int nd_sysroot_path(char *buf, size_t size, const char *path)
 	return 0;
 }
 
+/*
+ * In a snapshot, only regular files and directories are opened: a device
+ * node or FIFO planted in an untrusted tree (a tarball unpacked as root)
+ * could block, or act on open (a watchdog), so it is looked at through an
+ * O_PATH descriptor first and reopened only when its type is right.
+ */
+static int reopen_checked(int path_fd, int flags)
+{
+	char proc_path[64];
+	struct stat st;
+	int fd;
+
+	if (fstat(path_fd, &st) < 0)
+		return -1;
+	if ((flags & O_DIRECTORY) ? !S_ISDIR(st.st_mode) :
+	    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? ENOTDIR : EINVAL;
+		return -1;
+	}
+	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", path_fd);
+	fd = open(proc_path, flags | O_CLOEXEC);
+	return fd;
+}
+
 static int sysroot_open(const char *path, int flags)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.flags = (uint64_t)(O_PATH | O_CLOEXEC | (flags & O_DIRECTORY)),
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	long fd;
+	int path_fd, fd, saved;
 
 	if (path[0] != '/') {
 		errno = EINVAL;
@@ -97,8 +121,14 @@ static int sysroot_open(const char *path, int flags)
 	}
 	if (nd_sysroot_is_live())
 		return open(path, flags | O_CLOEXEC);
-	fd = syscall(SYS_openat2, sysroot_fd, path + 1, &how, sizeof(how));
-	return (int)fd;
+	path_fd = (int)syscall(SYS_openat2, sysroot_fd, path + 1, &how, sizeof(how));
+	if (path_fd < 0 || (flags & O_PATH))
+		return path_fd;
+	fd = reopen_checked(path_fd, flags);
+	saved = errno;
+	close(path_fd);
+	errno = saved;
+	return fd;
 }
 
 static void record_path(const char *path)
@@ -244,19 +274,30 @@ int nd_sysroot_read_alloc(const char *path, char **ret_text, size_t *ret_len)
 
 int nd_sysroot_link_basename(const char *path, char *buf, size_t size)
 {
-	char full[PATH_MAX], target[PATH_MAX];
-	const char *base;
+	char dir[PATH_MAX], target[PATH_MAX];
+	const char *base, *name = strrchr(path, '/');
 	ssize_t n;
-	int r = nd_sysroot_path(full, sizeof(full), path);
+	int dir_fd;
 
-	if (r < 0)
-		return r;
-	/* Only the last component's name is used, so a link pointing outside
-	 * the root leaks nothing but a name. */
-	n = readlink(full, target, sizeof(target) - 1);
-	if (n < 0)
+	if (path[0] != '/' || !name || !name[1] || (size_t)(name - path) >= sizeof(dir))
+		return -EINVAL;
+	/* The parent is opened through the seam, so its own symlinks stay in
+	 * the root; only the last component is read as a link. */
+	memcpy(dir, path, (size_t)(name - path));
+	dir[name - path] = '\0';
+	dir_fd = sysroot_open(dir[0] ? dir : "/", O_PATH | O_DIRECTORY);
+	if (dir_fd < 0)
 		return -errno;
+	n = readlinkat(dir_fd, name + 1, target, sizeof(target) - 1);
+	if (n < 0) {
+		n = -errno;
+		close(dir_fd);
+		return (int)n;
+	}
+	close(dir_fd);
 	target[n] = '\0';
+	/* Only the target's last component is used, so a link pointing outside
+	 * the root leaks nothing but a name. */
 	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
 	if (!*base)

@@ -9,6 +9,7 @@
  * kernel lets us read only the first 64 bytes of config space, so the link
  * comes from sysfs current_link_* / max_link_* instead (from_sysfs).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -279,10 +280,41 @@ static void probe_with_pacc(struct pci_access *pacc, const char *fn_dir, struct 
 	nd_status_set_known(&pci->st);
 }
 
+/*
+ * libpci opens <root>/sys/bus/pci/... itself, with plain open(), so in a
+ * snapshot an absolute or ../ symlink there would make it read the host's
+ * files.  Before it runs, every path it can open (the bus directory, each
+ * device and each device's files, the slots) must resolve inside the root.
+ * The snapshot is a static tree we were handed, so checking first is enough.
+ */
+static int pci_tree_confined(char *why, size_t why_size)
+{
+	static const char *const dirs[] = { "/sys/bus/pci/devices", "/sys/bus/pci/slots" };
+	int r = nd_probe_host_path_confined("/sys/bus/pci", true, why, why_size);
+
+	for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(dirs); i++) {
+		char path[PATH_MAX];
+		struct dirent *ent;
+		DIR *d;
+
+		r = nd_probe_host_path_confined(dirs[i], true, why, why_size);
+		d = r == 0 ? nd_sysroot_opendir(dirs[i]) : NULL;
+		while (d && r == 0 && (ent = readdir(d)) != NULL) {
+			if (ent->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], ent->d_name);
+			r = nd_probe_host_path_confined(path, true, why, why_size);
+		}
+		if (d)
+			closedir(d);
+	}
+	return r;
+}
+
 void nd_probe_pci(const char *ifname, struct nd_facts *facts)
 {
 	struct nd_pci *pci = &facts->pci;
-	char fn_dir[PATH_MAX], bus_path[PATH_MAX];
+	char fn_dir[PATH_MAX], bus_path[PATH_MAX], why[ND_REASON_LEN] = "";
 	struct pci_access *pacc;
 	jmp_buf jump;
 	int r;
@@ -304,6 +336,12 @@ void nd_probe_pci(const char *ifname, struct nd_facts *facts)
 	if (!nd_sysroot_exists(bus_path)) {
 		nd_status_set_unknown(&pci->st, "PCI function %s not listed under '/sys/bus/pci/devices'",
 				      strrchr(fn_dir, '/') + 1);
+		return;
+	}
+	r = pci_tree_confined(why, sizeof(why));
+	if (r < 0) {
+		nd_status_set_unknown(&pci->st, "PCI facts not read: %s",
+				      why[0] ? why : strerror(-r));
 		return;
 	}
 	r = nd_sysroot_path(bus_path, sizeof(bus_path), "/sys/bus/pci");

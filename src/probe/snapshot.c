@@ -4,6 +4,7 @@
  * reads it back.  Without the file every netlink group is unknown and says
  * why, so the checks that need them report "unknown", not a guess.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,16 @@ void nd_probe_snapshot(const char *ifname, struct nd_facts *facts)
 	}
 	snprintf(path, sizeof(path), "/ethtool/%s.json", ifname);
 	r = nd_sysroot_read_alloc(path, &text, NULL);
-	if (r < 0) {
+	if (r == -ENOENT) {
 		set_netlink_unknown(facts, "not in snapshot (no ethtool/%s.json)", ifname);
+	} else if (r < 0) {
+		/* Too large, a link out of the snapshot (-ENOENT or -EXDEV inside
+		 * the root), not a regular file: name it, never guess. */
+		char why[ND_REASON_LEN];
+
+		snprintf(why, sizeof(why), "cannot read snapshot file 'ethtool/%s.json': %s",
+			 ifname, strerror(-r));
+		set_netlink_unknown(facts, "%s", why);
 	} else {
 		json = cJSON_Parse(text);
 		if (nd_facts_netlink_from_json(json, facts) < 0)

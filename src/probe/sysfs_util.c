@@ -175,6 +175,95 @@ int nd_probe_list_numbered(const char *dir, const char *prefix,
 	return (int)found;
 }
 
+#define CONFINED_ENTRIES_MAX 4096
+
+/* realpath(host_path) is inside root_real (or dangling); checks its type. */
+static int check_one(const char *root_real, const char *host_path, const char *shown,
+		     char *why, size_t why_size)
+{
+	char real[PATH_MAX];
+	size_t root_len = strlen(root_real);
+	struct stat st;
+
+	if (!realpath(host_path, real))
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	/* A root that resolves to "/" contains everything. */
+	if (strcmp(root_real, "/") && (strncmp(real, root_real, root_len) ||
+				       (real[root_len] != '/' && real[root_len] != '\0'))) {
+		snprintf(why, why_size, "'%s' points outside the snapshot", shown);
+		return -EXDEV;
+	}
+	if (stat(real, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		snprintf(why, why_size, "'%s' is not a regular file or directory", shown);
+		return -EXDEV;
+	}
+	return 0;
+}
+
+static int check_entries(const char *root_real, const char *host_dir, const char *shown,
+			 char *why, size_t why_size)
+{
+	char host_path[PATH_MAX], shown_path[PATH_MAX];
+	unsigned count = 0;
+	struct dirent *ent;
+	int r = 0;
+	DIR *d = opendir(host_dir);
+
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	while (r == 0 && (ent = readdir(d)) != NULL) {
+		if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
+			continue;
+		if (++count > CONFINED_ENTRIES_MAX) {
+			snprintf(why, why_size, "'%s' has more than %d entries", shown,
+				 CONFINED_ENTRIES_MAX);
+			r = -E2BIG;
+			break;
+		}
+		if (snprintf(host_path, sizeof(host_path), "%s/%s", host_dir,
+			     ent->d_name) >= (int)sizeof(host_path) ||
+		    snprintf(shown_path, sizeof(shown_path), "%s/%s", shown,
+			     ent->d_name) >= (int)sizeof(shown_path))
+			r = -ENAMETOOLONG;
+		else
+			r = check_one(root_real, host_path, shown_path, why, why_size);
+	}
+	closedir(d);
+	return r;
+}
+
+int nd_probe_host_path_confined(const char *path, bool entries, char *why, size_t why_size)
+{
+	char root_real[PATH_MAX], host_path[PATH_MAX];
+	const char *p;
+	int r;
+
+	if (nd_sysroot_is_live())
+		return 0;
+	if (!realpath(nd_sysroot_get(), root_real))
+		return -errno;
+	/* Every ancestor below the root too: libpci resolves them all. */
+	for (p = strchr(path + 1, '/');; p = strchr(p + 1, '/')) {
+		size_t len = p ? (size_t)(p - path) : strlen(path);
+		char prefix[PATH_MAX];
+
+		if (len >= sizeof(prefix))
+			return -ENAMETOOLONG;
+		memcpy(prefix, path, len);
+		prefix[len] = '\0';
+		r = nd_sysroot_path(host_path, sizeof(host_path), prefix);
+		if (r == 0)
+			r = check_one(root_real, host_path, prefix, why, why_size);
+		if (r < 0 || !p)
+			break;
+	}
+	if (r == 0 && entries)
+		r = check_entries(root_real, host_path, path, why, why_size);
+	return r;
+}
+
 void nd_probe_read_reason(char *buf, size_t size, const char *path, int negative_errno)
 {
 	snprintf(buf, size, "cannot read '%s': %s", path, strerror(-negative_errno));

@@ -40,6 +40,16 @@ int nd_probe_pci_function_dir(const char *ifname, char *buf, size_t size);
 int nd_probe_list_numbered(const char *dir, const char *prefix,
 			   unsigned *ret_numbers, unsigned max_count);
 
+/*
+ * For code that opens snapshot files itself, outside the sysroot seam
+ * (libpci): check that root-relative `path` and, when it is a directory,
+ * every entry in it resolve on the host to a regular file or directory
+ * inside the root; a dangling link is harmless and allowed.  Live, always
+ * 0.  0, or -EXDEV naming the escaping path in why; -E2BIG for more than
+ * 4096 entries; other negative errno when the root cannot be resolved.
+ */
+int nd_probe_host_path_confined(const char *path, bool entries, char *why, size_t why_size);
+
 /* "cannot read '<path>': <strerror>" into a status/reason buffer. */
 void nd_probe_read_reason(char *buf, size_t size, const char *path, int negative_errno);
 

@@ -1,0 +1,130 @@
+#!/bin/sh
+test_description='diagnose --sysroot on hostile snapshots: links out of the root, huge files, garbage, missing directories, FIFOs and device nodes'
+. ./test-lib.sh
+test_require_cmd python3
+
+FIXTURE="$FIXTURES/downgraded-82599-x2"
+OUT="$TRASH/outside"
+FN=sys/devices/pci0000:00/0000:00:10.0/0000:01:00.0
+
+# fresh_root: a copy of a real snapshot in ./root, and ./outside beside it
+# holding the same files, so that reading one from outside would show.
+fresh_root() {
+	rm -rf root "$OUT" && cp -a "$FIXTURE" root && mkdir -p "$OUT" &&
+	cp root/$FN/config "$OUT/config" &&
+	sed "s/\"mtu\": *1500/\"mtu\": 4242/" root/ethtool/eth0.json >"$OUT/eth0.json" &&
+	grep -q 4242 "$OUT/eth0.json"
+}
+
+# diag: diagnose the snapshot; never a crash, a hang or a sanitizer report.
+diag() {
+	timeout 60 "$ND" diagnose --sysroot root eth0 --json >out.json 2>err.txt
+	rc=$?
+	cat err.txt
+	test $rc -le 2 && ! grep -Eqi "sanitizer|runtime error" err.txt &&
+	python3 -c "import json; json.load(open(\"out.json\"))"
+}
+
+# field EXPR: a value from the JSON report (d is the report).
+field() {
+	python3 -c "
+import json
+d = json.load(open(\"out.json\"))
+f = {x[\"id\"]: x for x in d[\"findings\"]}
+print($1)"
+}
+
+test_expect_success 'the untouched snapshot reads the PCIe link (x2) and the MTU' '
+	fresh_root && diag &&
+	test "$(field "f[\"pcie.link_downgraded\"][\"severity\"]")" = critical &&
+	test "$(field "d[\"interface\"][\"mtu\"]")" = 1500
+'
+
+test_expect_success 'PCI config linked to an absolute path outside: not read by libpci' '
+	fresh_root && ln -sf "$OUT/config" root/$FN/config && diag &&
+	test "$(field "f[\"pcie.link_downgraded\"][\"severity\"]")" = unknown &&
+	field "f[\"pcie.link_downgraded\"][\"evidence\"]" >evidence.txt &&
+	cat evidence.txt && ! grep -q lnksta evidence.txt &&
+	grep -q "points outside the snapshot" out.json
+'
+
+test_expect_success 'PCI config linked with ../ out of the root: not read by libpci' '
+	fresh_root && ln -sf ../../../../../../outside/config root/$FN/config &&
+	test -f root/$FN/config && diag &&
+	test "$(field "f[\"pcie.link_downgraded\"][\"severity\"]")" = unknown &&
+	grep -q "points outside the snapshot" out.json
+'
+
+test_expect_success 'a PCI device entry or the whole bus linked outside: refused' '
+	fresh_root && cp -a root/$FN "$OUT/fn" &&
+	ln -sfn "$OUT/fn" root/sys/bus/pci/devices/0000:01:00.0 && diag &&
+	test "$(field "f[\"pcie.link_downgraded\"][\"severity\"]")" = unknown &&
+	fresh_root && cp -a root/sys/bus/pci "$OUT/pci" && rm -rf root/sys/bus/pci &&
+	ln -s "$OUT/pci" root/sys/bus/pci && diag &&
+	test "$(field "f[\"pcie.link_downgraded\"][\"severity\"]")" = unknown
+'
+
+test_expect_success 'ethtool/eth0.json linked outside (absolute and ../): MTU 4242 never seen' '
+	for target in "$OUT/eth0.json" ../../outside/eth0.json; do
+		fresh_root && ln -sf "$target" root/ethtool/eth0.json && diag &&
+		test "$(field "d[\"interface\"][\"mtu\"]")" = None &&
+		! grep -q 4242 out.json || return 1
+	done
+'
+
+test_expect_success 'a directory on the path linked outside: nothing read through it' '
+	fresh_root && cp -a root/proc "$OUT/proc" && rm -rf root/proc &&
+	ln -s "$OUT/proc" root/proc && diag &&
+	test "$(field "f[\"softnet.dropped\"][\"severity\"]")" = unknown &&
+	test "$(field "f[\"sysctl.rmem_max_low\"][\"severity\"]")" = unknown &&
+	fresh_root && cp -a root/proc "$OUT/proc2" && rm -rf root/proc &&
+	ln -s ../outside/proc2 root/proc && diag &&
+	test "$(field "f[\"softnet.dropped\"][\"severity\"]")" = unknown
+'
+
+test_expect_success 'huge files: refused or read up to the cap, quickly' '
+	fresh_root &&
+	python3 -c "print(\"{\" + \" \" * (3 << 20) + \"}\")" >root/ethtool/eth0.json &&
+	yes "  0:  1  2  IO-APIC-edge  timer" | head -c 3000000 >root/proc/interrupts &&
+	truncate -s 1G root/proc/net/softnet_stat &&
+	truncate -s 100M root/$FN/config &&
+	diag && grep -q "File too large" out.json
+'
+
+test_expect_success 'binary garbage where text is expected' '
+	fresh_root &&
+	for f in ethtool/eth0.json proc/interrupts proc/net/softnet_stat $FN/numa_node \
+		$FN/current_link_speed $FN/vendor $FN/config proc/sys/net/ipv4/tcp_rmem; do
+		head -c 65536 /dev/urandom >root/$f || return 1
+	done &&
+	diag
+'
+
+test_expect_success 'missing directories and files' '
+	fresh_root && rm -rf root/sys/bus/pci root/proc/irq root/$FN/net/eth0/queues \
+		root/proc/net root/ethtool && diag &&
+	fresh_root && rm -rf root/sys/devices &&
+	test_expect_code 3 "$ND" diagnose --sysroot root eth0 --json >out.json 2>err.txt &&
+	grep -q "no such interface" err.txt &&
+	fresh_root && rm -rf root/proc root/ethtool root/tools && diag
+'
+
+test_expect_success 'a FIFO where a file is expected does not block' '
+	fresh_root && rm root/proc/interrupts root/ethtool/eth0.json &&
+	mkfifo root/proc/interrupts root/ethtool/eth0.json &&
+	rm -f root/$FN/config && mkfifo root/$FN/config &&
+	diag
+'
+
+test_expect_success 'a device node in the snapshot is never opened' '
+	if [ "$(id -u)" != 0 ]; then say "skipped: needs root for mknod"; return 0; fi
+	fresh_root && rm root/proc/net/softnet_stat root/$FN/config &&
+	mknod root/proc/net/softnet_stat c 1 5 && mknod root/$FN/config c 1 5 &&
+	strace -f -qq -e trace=open,openat,openat2 -o trace.txt \
+		"$ND" diagnose --sysroot root eth0 --json >out.json 2>err.txt;
+	test $? -le 2 &&
+	! grep softnet_stat trace.txt | grep -v O_PATH &&
+	! grep "/config\"" trace.txt | grep -v ENOENT
+'
+
+test_done
