@@ -5,7 +5,7 @@ test_require_root
 test_require_cmd ip ethtool tc python3
 
 NS=nd-t1004-$$
-diag() { ip netns exec "$NS" "$ND" diagnose "$@"; }
+diag() { ip netns exec "$NS" "$ND" diagnose --no-traffic "$@"; }
 has_check() { "$ND" checks | cut -d" " -f1 | grep -qx "$1"; }
 
 # "id severity ceiling_mbps" of the findings named in $@ (report on stdin).
