@@ -1,27 +1,23 @@
 /*
  * stream_tcp.c - the TCP worker: one thread per stream, a tight send or
  * receive loop on its own buffer.  It reads the test's stop flag and writes
- * only its own stream's atomic counters.  -Z sends with MSG_ZEROCOPY and
- * drains the completions from the error queue; --skip-rx-copy receives with
- * MSG_TRUNC so the kernel discards without copying.
+ * only its own stream's atomic counters.  -Z sends with sendfile() from a
+ * memfd, as iperf3 does; --skip-rx-copy receives with MSG_TRUNC so the
+ * kernel discards without copying.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "nicdoctor/engine_int.h"
-
-#ifndef SO_ZEROCOPY
-#define SO_ZEROCOPY 60
-#endif
-#ifndef MSG_ZEROCOPY
-#define MSG_ZEROCOPY 0x4000000
-#endif
 
 static void pin_self(int cpu)
 {
@@ -32,20 +28,6 @@ static void pin_self(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
-/* Completions only tell us the kernel is done with the (constant) buffer. */
-static void drain_zerocopy(int fd)
-{
-	char control[128];
-
-	for (int i = 0; i < 64; i++) {
-		struct msghdr msg = { .msg_control = control,
-				      .msg_controllen = sizeof(control) };
-
-		if (recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
-			break;
-	}
 }
 
 /* True once the client's -n/-k amount is reached (client side only). */
@@ -83,37 +65,81 @@ static void pace(struct nd_stream *s, double t0, uint64_t sent_bytes)
 	}
 }
 
+/*
+ * -Z: iperf3 sends from a file with sendfile(); we do the same from a memfd
+ * holding one block.  The socket takes references to its pages instead of
+ * copying (on loopback MSG_ZEROCOPY would copy anyway, plus completions).
+ * -1 when the kernel cannot, and the caller falls back to send().
+ */
+static int zc_file(const char *buf, size_t len)
+{
+	int fd = memfd_create("nicdoctor-zerocopy", MFD_CLOEXEC);
+	size_t done = 0;
+	sigset_t pipe_set;
+
+	/*
+	 * sendfile() has no MSG_NOSIGNAL: keep the EPIPE of a closed peer a
+	 * return value by blocking SIGPIPE in this worker thread only.
+	 */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, NULL);
+
+	while (fd >= 0 && done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return fd;
+}
+
+/* One send of up to len bytes, by sendfile when zc_fd >= 0. */
+static ssize_t send_block(int fd, int zc_fd, const char *buf, size_t len)
+{
+	if (zc_fd >= 0) {
+		off_t off = 0;
+
+		return sendfile(fd, zc_fd, &off, len);
+	}
+	return send(fd, buf, len, MSG_NOSIGNAL);
+}
+
 static int tcp_send_loop(struct nd_stream *s, const char *buf, size_t len)
 {
 	struct nd_test *t = s->test;
-	int flags = MSG_NOSIGNAL, one = 1;
-	uint64_t sent = 0, sends = 0;
+	int zc_fd = t->p.zerocopy ? zc_file(buf, len) : -1;
+	uint64_t sent = 0;
 	double t0 = nd_now_sec();
+	int rc = 0;
 
-	if (t->p.zerocopy && setsockopt(s->fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) == 0)
-		flags |= MSG_ZEROCOPY;
 	while (!atomic_load_explicit(&t->stop, memory_order_relaxed)) {
-		ssize_t n = send(s->fd, buf, len, flags);
+		ssize_t n = send_block(s->fd, zc_fd, buf, len);
 
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
-			if (errno == ENOBUFS && (flags & MSG_ZEROCOPY)) {
-				drain_zerocopy(s->fd);
+			if (zc_fd >= 0 && (errno == EINVAL || errno == ENOSYS) && sent == 0) {
+				close(zc_fd);
+				zc_fd = -1;
 				continue;
 			}
-			return -errno;
+			rc = -errno;
+			break;
 		}
 		atomic_fetch_add_explicit(&s->bytes, (uint64_t)n, memory_order_relaxed);
 		sent += (uint64_t)n;
-		if ((flags & MSG_ZEROCOPY) && (++sends & 15) == 0)
-			drain_zerocopy(s->fd);
 		if (amount_done(s, (uint64_t)n))
 			break;
 		if (t->p.rate_bps)
 			pace(s, t0, sent);
 	}
-	return 0;
+	if (zc_fd >= 0)
+		close(zc_fd);
+	return rc;
 }
 
 static int tcp_recv_loop(struct nd_stream *s, char *buf, size_t len)

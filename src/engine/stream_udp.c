@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -24,6 +25,30 @@
 #define UDP_GSO_SEGS    64
 #define UDP_GSO_BYTES   65000
 #define UDP_RX_GRO_BUF  65536
+
+/*
+ * Same-host flow control.  Loopback orphans a UDP skb at transmit, so an
+ * unlimited sender never blocks: it just outruns its receiver into receive
+ * queue drops (RcvbufErrors), and the test measures the scheduler.  When
+ * the peer is on this host and the rate is unlimited, the receiver returns
+ * its highest sequence number after each batch and the sender stays at most
+ * UDP_CREDIT_WINDOW bytes ahead: the backpressure a NIC queue gives a real
+ * sender.  A sender that never hears a credit (stock iperf3 receiver, or a
+ * peer elsewhere) is never held back; one that stops hearing waits at most
+ * UDP_CREDIT_WAIT_MS.
+ */
+#define UDP_CREDIT_MAGIC   0x4e444352u	/* "NDCR" */
+#define UDP_CREDIT_LEN     12
+#define UDP_CREDIT_WINDOW  (8u << 20)
+#define UDP_CREDIT_WAIT_MS 100
+
+struct udp_credit {
+	bool on;
+	bool heard;			/* sender: a credit has arrived */
+	uint64_t granted;		/* sender: highest seq the receiver has */
+	uint64_t window_dgrams;
+	uint64_t sent_seq;		/* receiver: last seq it reported */
+};
 
 struct udp_tx {
 	uint8_t *buf;
@@ -125,6 +150,91 @@ static int tx_batch(struct nd_stream *s, struct udp_tx *tx, uint64_t *seq, uint6
 	return (int)(*seq - first);
 }
 
+static bool credit_wanted(const struct nd_stream *s)
+{
+	const char *peer = s->remote_host;
+
+	if (s->test->p.rate_bps != 0 || !peer[0])
+		return false;
+	return strcmp(peer, s->local_host) == 0 || strncmp(peer, "127.", 4) == 0 ||
+	       strcmp(peer, "::1") == 0;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Sender: take every credit that arrived; other datagrams are ignored. */
+static void credit_read(int fd, struct udp_credit *c)
+{
+	uint8_t msg[64];
+	ssize_t n;
+
+	while ((n = recv(fd, msg, sizeof(msg), MSG_DONTWAIT)) >= 0 || errno == EINTR ||
+	       errno == ECONNREFUSED) {
+		uint64_t seq;
+
+		if (n != UDP_CREDIT_LEN || get_be32(msg) != UDP_CREDIT_MAGIC)
+			continue;
+		seq = (uint64_t)get_be32(msg + 4) << 32 | get_be32(msg + 8);
+		c->heard = true;
+		if (seq > c->granted)
+			c->granted = seq;
+	}
+}
+
+/* Sender: wait until the receiver is less than a window behind `seq`. */
+static void credit_wait(struct nd_stream *s, struct udp_credit *c, uint64_t seq)
+{
+	double give_up = 0;
+
+	credit_read(s->fd, c);
+	while (c->heard && seq > c->granted + c->window_dgrams &&
+	       !atomic_load_explicit(&s->test->stop, memory_order_relaxed)) {
+		struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+
+		if (give_up == 0)
+			give_up = nd_now_sec() + UDP_CREDIT_WAIT_MS / 1000.0;
+		else if (nd_now_sec() > give_up)
+			break;
+		poll(&pfd, 1, 5);
+		credit_read(s->fd, c);
+	}
+}
+
+/* Receiver: report progress once a few GSO messages' worth came in. */
+static void credit_send(struct nd_stream *s, struct udp_credit *c)
+{
+	uint64_t seq = s->acct.highest_seq;
+	uint8_t msg[UDP_CREDIT_LEN];
+
+	if (!c->on || seq < c->sent_seq + c->window_dgrams / 8)
+		return;
+	put_be32(msg, UDP_CREDIT_MAGIC);
+	put_be32(msg + 4, (uint32_t)(seq >> 32));
+	put_be32(msg + 8, (uint32_t)seq);
+	if (send(s->fd, msg, sizeof(msg), MSG_DONTWAIT | MSG_NOSIGNAL) == sizeof(msg))
+		c->sent_seq = seq;
+}
+
+static void credit_init(const struct nd_stream *s, struct udp_credit *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->on = credit_wanted(s);
+	c->window_dgrams = UDP_CREDIT_WINDOW / (s->test->len_bytes ? s->test->len_bytes : 1);
+	if (c->window_dgrams < 64)
+		c->window_dgrams = 64;
+}
+
 static int udp_send_loop(struct nd_stream *s)
 {
 	struct nd_test *t = s->test;
@@ -132,13 +242,17 @@ static int udp_send_loop(struct nd_stream *s)
 	uint64_t seq = 0, sent_dgrams = 0;
 	double t0 = nd_now_sec();
 	int rc = tx_setup(&tx, s->fd, t->len_bytes, !t->p.no_gso);
+	struct udp_credit credit;
 
+	credit_init(s, &credit);
 	while (rc == 0 && !atomic_load_explicit(&t->stop, memory_order_relaxed)) {
 		uint64_t want = tx_allowance(s, t0, sent_dgrams, tx.msgs * tx.segs);
 		int n;
 
 		if (want == 0)
 			continue;
+		if (credit.on)
+			credit_wait(s, &credit, seq + want);
 		n = tx_batch(s, &tx, &seq, want);
 		if (n < 0) {
 			if (n == -EINTR || n == -EAGAIN || n == -ENOBUFS || n == -ECONNREFUSED) {
@@ -253,7 +367,9 @@ static int udp_recv_loop(struct nd_stream *s)
 	struct udp_rx rx = { 0 };
 	int flags = MSG_WAITFORONE | (t->p.skip_rx_copy ? MSG_TRUNC : 0);
 	int rc = rx_setup(s, &rx);
+	struct udp_credit credit;
 
+	credit_init(s, &credit);
 	while (rc == 0 && !atomic_load_explicit(&t->stop_rx, memory_order_relaxed)) {
 		int n, i;
 
@@ -277,6 +393,7 @@ static int udp_recv_loop(struct nd_stream *s)
 
 		for (i = 0; i < n; i++)
 			rx_account(s, &rx, (size_t)i, now);
+		credit_send(s, &credit);
 		atomic_store_explicit(&s->lost, s->acct.lost, memory_order_relaxed);
 		atomic_store_explicit(&s->out_of_order, s->acct.out_of_order, memory_order_relaxed);
 		atomic_store_explicit(&s->jitter_nsec, (uint64_t)(s->acct.jitter_sec * 1e9),

@@ -27,6 +27,9 @@ int nd_test_init(struct nd_test *t, const struct nd_engine_params *p, bool is_se
 	t->ctrl_fd = -1;
 	t->timeout_ms = 10000;
 	t->len_bytes = nd_params_len(p);
+	/* -u without -b is iperf3's 1 Mbit/s on both ends, not unlimited. */
+	if (p->udp && !p->rate_set)
+		t->p.rate_bps = ND_ENGINE_UDP_RATE_DEFAULT;
 	t->remote_sender_has_retrans = -1;
 	t->streams = calloc((size_t)cap, sizeof(*t->streams));
 	if (!t->streams)
@@ -79,10 +82,22 @@ void nd_stream_configure(struct nd_test *t, int fd)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
 	} else if (p->udp) {
-		/* Bursts of 64 KiB super-datagrams want room; FORCE needs root. */
-		v = 8 << 20;
+		/*
+		 * An unlimited UDP sender gets no backpressure from a receiver on
+		 * the same host (loopback orphans the skb at transmit), so what
+		 * keeps loss near zero is a receive queue deep enough to ride out
+		 * the receiver being scheduled away: 64 MiB (the kernel doubles
+		 * it) holds ~10 ms at 50 Gbit/s.  Shared by the streams, 8 MiB
+		 * at least.  It is kernel memory, used only while the queue is
+		 * full, and FORCE needs CAP_NET_ADMIN (else rmem_max applies).
+		 */
+		v = (64 << 20) / (p->streams > 0 ? p->streams : 1);
+		if (v < (8 << 20))
+			v = 8 << 20;
 		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) < 0)
 			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
+		/* A few batches of GSO messages; more only queues at the NIC. */
+		v = 4 << 20;
 		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof(v)) < 0)
 			setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
 	}
