@@ -107,6 +107,91 @@ static int reopen_checked(int path_fd, int flags)
 	return fd;
 }
 
+/* Take the next component of *rest into comp: 1, 0 at the end, -1 when
+ * it is longer than a name can be. */
+static int next_component(const char **rest, char *comp, size_t size)
+{
+	const char *p = *rest;
+	size_t len;
+
+	while (*p == '/')
+		p++;
+	if (!*p)
+		return 0;
+	len = strcspn(p, "/");
+	if (len >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(comp, p, len);
+	comp[len] = '\0';
+	*rest = p + len;
+	return 1;
+}
+
+/*
+ * openat2(RESOLVE_IN_ROOT) done by hand, for kernels before 5.6 (and
+ * valgrind, which does not know the syscall): every component is checked
+ * with fstatat(AT_SYMLINK_NOFOLLOW), a symlink's target is re-walked from
+ * the root when absolute, ".." stops at the root, and the final open
+ * follows nothing.  Opens with O_PATH like the openat2 call it replaces.
+ */
+static int open_in_root_by_hand(const char *path, int dir_flag)
+{
+	char done[PATH_MAX] = "", pending[PATH_MAX], comp[NAME_MAX + 1], target[PATH_MAX];
+	char joined[2 * PATH_MAX];
+	const char *rest;
+	int links = 0, r;
+
+	nd_strlcpy(pending, path, sizeof(pending));
+	rest = pending;
+	while ((r = next_component(&rest, comp, sizeof(comp))) > 0) {
+		size_t len = strlen(done);
+		struct stat st;
+		ssize_t n;
+
+		if (!strcmp(comp, "."))
+			continue;
+		if (!strcmp(comp, "..")) {
+			char *slash = strrchr(done, '/');
+
+			if (slash)
+				*slash = '\0';
+			continue;
+		}
+		if (len + 1 + strlen(comp) >= sizeof(done)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		snprintf(done + len, sizeof(done) - len, "/%s", comp);
+		if (fstatat(sysroot_fd, done + 1, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return -1;
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++links > 40) {
+			errno = ELOOP;
+			return -1;
+		}
+		n = readlinkat(sysroot_fd, done + 1, target, sizeof(target) - 1);
+		if (n < 0)
+			return -1;
+		target[n] = '\0';
+		done[len] = '\0';
+		if (target[0] == '/')
+			done[0] = '\0';
+		if ((size_t)snprintf(joined, sizeof(joined), "%s/%s", target, rest) >= sizeof(pending)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		nd_strlcpy(pending, joined, sizeof(pending));
+		rest = pending;
+	}
+	if (r < 0)
+		return -1;
+	return openat(sysroot_fd, done[0] ? done + 1 : ".",
+		      O_PATH | O_NOFOLLOW | O_CLOEXEC | dir_flag);
+}
+
 static int sysroot_open(const char *path, int flags)
 {
 	struct open_how how = {
@@ -122,6 +207,8 @@ static int sysroot_open(const char *path, int flags)
 	if (nd_sysroot_is_live())
 		return open(path, flags | O_CLOEXEC);
 	path_fd = (int)syscall(SYS_openat2, sysroot_fd, path + 1, &how, sizeof(how));
+	if (path_fd < 0 && errno == ENOSYS)
+		path_fd = open_in_root_by_hand(path, flags & O_DIRECTORY);
 	if (path_fd < 0 || (flags & O_PATH))
 		return path_fd;
 	fd = reopen_checked(path_fd, flags);

@@ -32,6 +32,13 @@ hostile() {
 	timeout 60 python3 "$HOSTILE" client $PORT "$1" && kill -0 $srv && iperf3_ok
 }
 
+suite_again() {
+	for case in random cookie-silence len0 len8193 lenmax wrong-types minus1 parallel \
+		wrong-cookie burst; do
+		hostile $case >/dev/null || return 1
+	done
+}
+
 test_expect_success 'server is up and a stock iperf3 completes (warm-up)' '
 	kill -0 $srv && iperf3_ok && iperf3_ok
 '
@@ -60,10 +67,7 @@ test_expect_success 'a cookie and then silence is dropped within the idle timeou
 '
 
 test_expect_success 'the whole suite again: memory and descriptors stay bounded' '
-	for case in random cookie-silence len0 len8193 lenmax wrong-types minus1 parallel \
-		wrong-cookie burst; do
-		hostile $case >/dev/null || return 1
-	done &&
+	suite_again &&
 	rss1=$(rss_kb) fds1=$(fds) &&
 	say "after the suite: VmRSS $rss1 kB (was $rss0), $fds1 descriptors (was $fds0)" &&
 	test $((rss1 - rss0)) -lt 16384 &&

@@ -1,0 +1,78 @@
+#!/bin/sh
+test_description='diagnose, bench and serve under valgrind: no leaks, no invalid reads'
+. ./test-lib.sh
+test_require_cmd valgrind python3
+# An AddressSanitizer build (make check SAN=1) cannot run under valgrind;
+# the plain build of the same suite covers this file.
+if ldd "$ND" 2>/dev/null | grep -q libasan; then
+	test_skip_all="valgrind cannot run an ASan build"
+fi
+
+PORT=57361
+
+vg() {
+	log=$1
+	shift
+	timeout 180 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
+		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
+		--track-fds=no --log-file="$log" "$@"
+}
+
+# clean LOG: valgrind reported no error and no lost block.
+clean() {
+	if grep -q "^==" "$1"; then
+		cat "$1"
+		return 1
+	fi
+	return 0
+}
+
+test_expect_success 'diagnose of a snapshot' '
+	vg diag.vg "$ND" diagnose --sysroot "$FIXTURES/downgraded-82599-x2" eth0 \
+		--json >out.json
+	rc=$?
+	test $rc -le 2 && clean diag.vg
+'
+
+test_expect_success 'diagnose of a snapshot, text and markdown' '
+	vg text.vg "$ND" diagnose --sysroot "$FIXTURES/healthy-x16" enp1s0f0np0 \
+		--format markdown >out.md
+	rc=$?
+	test $rc -le 2 && clean text.vg
+'
+
+test_expect_success 'live diagnose of lo without traffic' '
+	vg live.vg "$ND" diagnose lo --no-traffic --json >live.json
+	rc=$?
+	test $rc -le 2 && clean live.vg
+'
+
+test_expect_success 'bench against serve, both under valgrind' '
+	vg serve.vg "$ND" serve -p $PORT -1 -q &
+	srv=$!
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	for i in $(seq 100); do
+		ss -Hltn "sport = :$PORT" | grep -q . && break
+		sleep 0.1
+	done
+	vg bench.vg "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -J >bench.json &&
+	wait $srv &&
+	clean bench.vg && clean serve.vg &&
+	python3 -c "import json; assert json.load(open(\"bench.json\"))[\"end\"][\"sum_received\"][\"bytes\"] > 0"
+'
+
+test_expect_success 'UDP bench against serve under valgrind' '
+	PORT=$((PORT + 1))
+	vg userve.vg "$ND" serve -p $PORT -1 -q &
+	srv=$!
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	for i in $(seq 100); do
+		ss -Hltn "sport = :$PORT" | grep -q . && break
+		sleep 0.1
+	done
+	vg ubench.vg "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -u -b 10M >ubench.out &&
+	wait $srv &&
+	clean ubench.vg && clean userve.vg
+'
+
+test_done
