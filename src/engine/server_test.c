@@ -157,8 +157,10 @@ static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 {
 	double iv = t->p.interval_sec > 0 ? t->p.interval_sec : 1;
 	double next_iv = t->t_start + iv;
-	double limit = t->p.duration_sec > 0 ?
-		       t->t_start + t->p.duration_sec + t->p.omit_sec + 40 : 0;
+	/* A test by bytes or blocks has no duration, but no test may outlast
+	 * the longest one allowed: a client that goes quiet is dropped. */
+	double limit = t->t_start + (t->p.duration_sec > 0 ? t->p.duration_sec : 86400) +
+		       t->p.omit_sec + 40;
 
 	for (;;) {
 		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
@@ -167,7 +169,7 @@ static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 
 		if (server_stopping(sl))
 			return -ECANCELED;
-		if (limit > 0 && now > limit)
+		if (now > limit)
 			return -ETIMEDOUT;
 		if (poll(&pfd, 1, next_iv > now ? (int)((next_iv - now) * 1000) + 1 : 0) > 0) {
 			if (nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms) < 0)
