@@ -207,6 +207,15 @@ static int exit_code(int rc)
 	return ND_EXIT_ENV;
 }
 
+/* The long name of an option, for error messages ("parallel" for -P). */
+static const char *option_name(int c)
+{
+	for (const struct option *o = bench_options; o->name; o++)
+		if (o->val == c)
+			return o->name;
+	return "?";
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	struct nd_engine_params p;
@@ -217,24 +226,26 @@ int cmd_bench(int argc, char **argv)
 
 	nd_engine_params_init(&p);
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "c:p:P:t:n:k:O:i:Rub:l:w:M:NC:ZA:B:46T:S:Jh",
 				bench_options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return ND_EXIT_OK;
 		}
-		if (c == '?' || parse_option(c, optarg, &p, &o.json) < 0) {
-			if (c != '?')
-				nd_err("invalid value '%s' for option '-%c'", optarg ? optarg : "",
-				       c < 256 ? c : '-');
-			usage(stderr);
+		if (c == '?' || c == ':') {
+			nd_err("bench: unknown or incomplete option '%s'", argv[optind - 1]);
+			return ND_EXIT_USAGE;
+		}
+		if (parse_option(c, optarg, &p, &o.json) < 0) {
+			nd_err("bench: invalid value '%s' for --%s", optarg ? optarg : "",
+			       option_name(c));
 			return ND_EXIT_USAGE;
 		}
 	}
 	if (optind < argc || !p.host) {
-		nd_err(optind < argc ? "unexpected argument '%s'" : "no server given (-c HOST)%s",
-		       optind < argc ? argv[optind] : "");
-		usage(stderr);
+		nd_err(optind < argc ? "bench: unexpected argument '%s'" :
+		       "bench: no server given (-c HOST)%s", optind < argc ? argv[optind] : "");
 		return ND_EXIT_USAGE;
 	}
 	if (p.reverse && p.bidir) {

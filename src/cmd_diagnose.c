@@ -254,6 +254,9 @@ static void add_window_ceilings(struct nd_report *report, const struct nd_exp_se
 	}
 }
 
+struct experiments;
+static void add_far_end(struct nd_report *report, struct experiments *x);
+
 struct experiments {
 	struct nd_exp_set set;
 	struct nd_exp_summary sum;
@@ -303,7 +306,7 @@ static void run_experiments(const struct diagnose_opts *o, struct nd_report *rep
 			    struct experiments *x)
 {
 	struct nd_exp_target target = { .host = o->peer_host, .port = o->peer_port,
-					.ifname = report->facts->ifname };
+					.ifname = report->facts->ifname, .want_peer = true };
 	nd_exp_progress_fn progress = isatty(STDERR_FILENO) ? progress_line : NULL;
 	struct nd_finding asym;
 	char msg[400];
@@ -341,6 +344,24 @@ static void run_experiments(const struct diagnose_opts *o, struct nd_report *rep
 		x->rc = run_trials(o, report, &target, x, progress);
 	report->throughput = nd_exp_throughput_json(&x->set, &x->sum, report->findings,
 						    report->n_findings, x->trials, x->n_trials);
+	add_far_end(report, x);
+}
+
+/* The far end's view and verdicts; its bottleneck becomes the headline's
+ * when it explains the measurement better than ours. */
+static void add_far_end(struct nd_report *report, struct experiments *x)
+{
+	cJSON *far_bottleneck = NULL;
+
+	report->peer = nd_far_peer_json(&x->set, &far_bottleneck);
+	if (report->throughput &&
+	    nd_far_binding_wins(far_bottleneck, &x->sum, report->findings, report->n_findings)) {
+		cJSON_ReplaceItemInObjectCaseSensitive(report->throughput, "bottleneck",
+						       far_bottleneck);
+		far_bottleneck = NULL;
+	}
+	cJSON_Delete(far_bottleneck);
+	nd_exp_set_release(&x->set);
 }
 
 /* Probe and check; 0 or an exit code after the error. */

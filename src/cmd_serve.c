@@ -1,7 +1,9 @@
 /*
  * cmd_serve.c - `nicdoctor serve`: an iperf3-compatible server.  -1 runs one
  * test and exits; --max-tests N runs up to N tests from different clients
- * at once; --idle-timeout bounds every control read.
+ * at once; --idle-timeout bounds every control read.  A diagnose client
+ * is told this host's own findings for the interface the test arrives on,
+ * unless --no-share or "share = no" in the config file says otherwise.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,12 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine.h"
+#include "nicdoctor/share.h"
 
-enum { OPT_MAX_TESTS = 256, OPT_IDLE_TIMEOUT, OPT_TESTS };
+#define SERVE_CONFIG_DEFAULT "/etc/nicdoctor/serve.conf"
+
+enum { OPT_MAX_TESTS = 256, OPT_IDLE_TIMEOUT, OPT_TESTS, OPT_NO_SHARE, OPT_CONFIG };
 
 static const struct option serve_options[] = {
 	{ "port", required_argument, NULL, 'p' },
@@ -27,6 +33,8 @@ static const struct option serve_options[] = {
 	{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
 	{ "tests", required_argument, NULL, OPT_TESTS },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "no-share", no_argument, NULL, OPT_NO_SHARE },
+	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -41,10 +49,42 @@ static void on_signal(int sig)
 		nd_server_request_stop(signal_target);
 }
 
+struct serve_opts {
+	bool share;			/* answer diagnose clients with our findings */
+	bool no_share_flag;
+	const char *config;		/* NULL: the default file, if it exists */
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nicdoctor serve [-p PORT] [-1] [-B ADDR] [-4|-6] [--max-tests N]\n"
-		   "         [--idle-timeout S] [--tests N] [-q]\n");
+		   "         [--idle-timeout S] [--tests N] [-q] [--no-share] [--config FILE]\n");
+}
+
+static cJSON *peer_payload(const struct sockaddr *local, void *arg)
+{
+	const struct serve_opts *o = arg;
+
+	return nd_share_payload(local, o->share);
+}
+
+/* --no-share wins over the file; a missing default file means "share". */
+static int apply_config(struct serve_opts *o)
+{
+	const char *path = o->config ? o->config : SERVE_CONFIG_DEFAULT;
+	char err[300];
+
+	o->share = true;
+	if (!o->config && access(path, F_OK) != 0)
+		goto done;
+	if (nd_share_read_config(path, &o->share, err, sizeof(err)) < 0) {
+		nd_err("%s", err);
+		return -EINVAL;
+	}
+done:
+	if (o->no_share_flag)
+		o->share = false;
+	return 0;
 }
 
 static int parse_long(const char *text, long lo, long hi, long *ret)
@@ -60,12 +100,14 @@ static int parse_long(const char *text, long lo, long hi, long *ret)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct nd_server_config *cfg)
+static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
+		      struct serve_opts *o)
 {
 	long v;
 	int c;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "p:1B:46qh", serve_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -78,6 +120,8 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg)
 		case '4': cfg->family = AF_INET; break;
 		case '6': cfg->family = AF_INET6; break;
 		case 'q': cfg->quiet = true; break;
+		case OPT_NO_SHARE: o->no_share_flag = true; break;
+		case OPT_CONFIG: o->config = optarg; break;
 		case OPT_MAX_TESTS:
 			if (parse_long(optarg, 1, 64, &v))
 				goto bad;
@@ -94,7 +138,9 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg)
 			cfg->one_off = (int)v;
 			break;
 		case 'h': usage(stdout); return 1;
-		default: usage(stderr); return -EINVAL;
+		default:
+			nd_err("serve: unknown or incomplete option '%s'", argv[optind - 1]);
+			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
@@ -103,22 +149,26 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg)
 	}
 	return 0;
 bad:
-	nd_err("invalid value '%s'", optarg);
-	usage(stderr);
+	nd_err("serve: invalid value '%s'", optarg);
 	return -EINVAL;
 }
 
 int cmd_serve(int argc, char **argv)
 {
 	struct nd_server_config cfg;
+	struct serve_opts opts = { 0 };
 	struct nd_server *server;
 	struct sigaction sa;
 	int rc;
 
 	nd_server_config_init(&cfg);
-	rc = parse_args(argc, argv, &cfg);
+	rc = parse_args(argc, argv, &cfg, &opts);
 	if (rc != 0)
 		return rc > 0 ? ND_EXIT_OK : ND_EXIT_USAGE;
+	if (apply_config(&opts) < 0)
+		return ND_EXIT_USAGE;
+	cfg.peer_payload = peer_payload;
+	cfg.peer_payload_arg = &opts;
 	rc = nd_server_create(&cfg, &server);
 	if (rc < 0) {
 		nd_err("cannot listen on port %u: %s", cfg.port, strerror(-rc));

@@ -20,6 +20,8 @@
 #define ND_ENGINE_UDP_RATE_DEFAULT 1048576ULL	/* bits/s, iperf3's -u default */
 
 struct nd_engine_result;
+struct cJSON;
+struct sockaddr;
 
 /* One interval report; called from the thread that runs the test. */
 struct nd_engine_interval {
@@ -55,6 +57,11 @@ struct nd_engine_params {
 	bool skip_rx_copy;		/* --skip-rx-copy */
 	bool no_gso;			/* --no-gso: UDP GSO/GRO off */
 	bool get_server_output;
+	/* Ask a nicdoctor server for its own view (parameter "nicdoctor_peer");
+	 * its answer, if any, is stored in *ret_peer (caller frees with
+	 * cJSON_Delete).  A stock iperf3 server ignores the request. */
+	bool want_peer;
+	struct cJSON **ret_peer;
 	const char *title;		/* -T */
 	int cpus[ND_ENGINE_MAX_STREAMS];	/* -A: one CPU per stream, -1 none */
 	int cpus_count;
@@ -149,6 +156,11 @@ struct nd_server_config {
 	bool json_log;			/* print each test's results as JSON */
 	bool quiet;
 	bool verbose_text;		/* print iperf3-like text per test */
+	/* Answer a client that asked for "nicdoctor_peer": called with the
+	 * control connection's local address; the object is added to the
+	 * results under that key (with this host's per-CPU shares). */
+	struct cJSON *(*peer_payload)(const struct sockaddr *local, void *arg);
+	void *peer_payload_arg;
 };
 
 void nd_server_config_init(struct nd_server_config *cfg);

@@ -217,6 +217,8 @@ void nd_test_stop_receivers(struct nd_test *t, int drain_ms);
 void nd_test_begin(struct nd_test *t);
 int nd_test_tick(struct nd_test *t, double now);
 void nd_test_finish(struct nd_test *t);
+/* This side's per-CPU busy/softirq shares over the test, as a JSON array. */
+cJSON *nd_test_cpu_shares_json(const struct nd_test *t);
 int nd_test_results_json(const struct nd_test *t, cJSON **ret_obj);
 int nd_test_apply_remote(struct nd_test *t, const cJSON *obj);
 void nd_test_fill_result(const struct nd_test *t, struct nd_engine_result *r);

@@ -44,6 +44,7 @@ struct nd_exp_target {
 	uint16_t port;			/* 0: 5201 */
 	const char *ifname;		/* counters sampled during runs, NULL none */
 	int connect_timeout_ms;		/* 0: ND_EXP_CONNECT_TIMEOUT_MS */
+	bool want_peer;			/* ask a nicdoctor server for its own view */
 };
 
 /* One run's numbers; deltas are over the run. */
@@ -61,6 +62,8 @@ struct nd_exp_run {
 	uint64_t nic_rx_dropped, nic_tx_dropped, nic_rx_errors, nic_tx_errors;
 	bool softnet_valid;
 	uint64_t softnet_dropped, softnet_squeezed;
+	int far_cpus_count;		/* the far end's per-CPU load, when it said */
+	struct nd_engine_cpu_share far_cpus[ND_ENGINE_MAX_CPUS];
 };
 
 enum nd_exp_mode {
@@ -77,7 +80,13 @@ struct nd_exp_set {
 	struct nd_exp_run runs[ND_RUN_KINDS];	/* loopback: FORWARD_ONE only */
 	char error[200];		/* peer trouble, "" none */
 	bool interrupted;		/* SIGINT/SIGTERM stopped the plan */
+	/* The far end's answer ({"report"}, {"declined"} or {"error"}) from
+	 * a nicdoctor server; NULL when the peer said nothing (stock iperf3).
+	 * Owned: nd_exp_set_release frees it. */
+	cJSON *far_view;
 };
+
+void nd_exp_set_release(struct nd_exp_set *set);
 
 /* --trial-fixes: one fix applied, measured, reverted. */
 struct nd_exp_trial {
@@ -107,6 +116,12 @@ int nd_peer_parse(const char *arg, char *ret_host, size_t host_size, uint16_t *r
  * 0, or the engine's negative errno with a lower-case reason in why. */
 int nd_exp_measure(const struct nd_exp_target *target, int streams, bool reverse,
 		   double duration_sec, struct nd_exp_run *ret, char *why, size_t why_size);
+/* The same, asking the far end for its view when target->want_peer: its
+ * per-CPU load goes into ret->far_cpus, the payload to *ret_view (caller
+ * frees; NULL when the peer said nothing). */
+int nd_exp_measure_peer(const struct nd_exp_target *target, int streams, bool reverse,
+			double duration_sec, struct nd_exp_run *ret, cJSON **ret_view,
+			char *why, size_t why_size);
 
 /* --- plan.c --- */
 
@@ -152,6 +167,26 @@ double nd_verdict_window_ceiling_mbps(const struct nd_finding *f, const struct n
 cJSON *nd_exp_throughput_json(const struct nd_exp_set *set, const struct nd_exp_summary *sum,
 			      const struct nd_finding *findings, unsigned n_findings,
 			      const struct nd_exp_trial *trials, unsigned n_trials);
+
+/* The `bottleneck` object for a binding finding; host "here" or "far end". */
+cJSON *nd_exp_bottleneck_json(const struct nd_finding *f, const char *host);
+
+/* --- far.c (pure) --- */
+
+/*
+ * The report's `peer` object after a peer plan, NULL otherwise: the far
+ * end's own report (from `nicdoctor serve`) with its suspects judged on
+ * what the runs measured from its side (its receive runs are our forward
+ * runs, its CPUs those it reported), or why there is none (a stock iperf3
+ * says nothing; `serve --no-share` declines).  *ret_bottleneck gets the far
+ * end's binding suspect in `bottleneck` form (host "far end"), or NULL.
+ */
+cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck);
+
+/* Whether the far end's bottleneck explains the measurement better than
+ * ours: we have none, or its ceiling is lower. */
+bool nd_far_binding_wins(const cJSON *far_bottleneck, const struct nd_exp_summary *sum,
+			 const struct nd_finding *findings, unsigned n_findings);
 
 /* --- trial.c (fixes engine I/O) --- */
 

@@ -38,6 +38,7 @@ struct nd_report {
 	struct nd_ceiling ceilings[ND_MAX_CEILINGS];	/* lowest first */
 	unsigned n_ceilings;
 	cJSON *throughput;			/* experiments' numbers, or NULL; owned */
+	cJSON *peer;				/* the far end (experiment/far.c), or NULL; owned */
 	bool redact;
 	bool color;				/* text on a terminal, NO_COLOR unset */
 	char bad_id[64];			/* nd_report_build's -EINVAL: the unknown ID */

@@ -186,6 +186,15 @@ static int exchange_results(struct nd_test *t)
 	}
 	if (rc == 0)
 		rc = nd_test_apply_remote(t, theirs);
+	if (rc == 0 && t->p.ret_peer) {
+		cJSON *peer = cJSON_DetachItemFromObjectCaseSensitive(theirs, "nicdoctor_peer");
+
+		/* Only an object is a far-end view; anything else is dropped. */
+		if (cJSON_IsObject(peer))
+			*t->p.ret_peer = peer;
+		else
+			cJSON_Delete(peer);
+	}
 	if (rc == 0)
 		rc = expect_state(t, ND_DISPLAY_RESULTS);
 	if (rc == 0)

@@ -74,6 +74,8 @@ int nd_params_to_json(const struct nd_engine_params *p, cJSON **ret_obj)
 		cJSON_AddStringToObject(o, "congestion", p->congestion);
 	if (p->get_server_output)
 		cJSON_AddNumberToObject(o, "get_server_output", 1);
+	if (p->want_peer)
+		cJSON_AddNumberToObject(o, "nicdoctor_peer", 1);
 	if (p->udp)
 		cJSON_AddNumberToObject(o, "udp_counters_64bit", 1);
 	if (p->zerocopy)
@@ -175,6 +177,7 @@ int nd_params_from_json(const cJSON *o, struct nd_engine_params *p,
 	p->zerocopy = has(o, "zerocopy");
 	p->skip_rx_copy = has(o, "skip_rx_copy");
 	p->get_server_output = has(o, "get_server_output");
+	p->want_peer = has(o, "nicdoctor_peer");
 	extra->udp_64bit = has(o, "udp_counters_64bit");
 	extra->authtoken = has(o, "authtoken");
 	copy_str(o, "congestion", extra->congestion, sizeof(extra->congestion));

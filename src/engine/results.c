@@ -87,6 +87,25 @@ int nd_test_results_json(const struct nd_test *t, cJSON **ret_obj)
 	return 0;
 }
 
+cJSON *nd_test_cpu_shares_json(const struct nd_test *t)
+{
+	struct nd_engine_cpu_share shares[ND_ENGINE_MAX_CPUS];
+	int n = nd_cpu_shares(&t->cpu_omit, &t->cpu1, shares, ND_ENGINE_MAX_CPUS);
+	cJSON *arr = cJSON_CreateArray();
+
+	for (int i = 0; arr && i < n; i++) {
+		cJSON *c = cJSON_CreateObject();
+
+		if (!c)
+			break;
+		cJSON_AddNumberToObject(c, "cpu", shares[i].cpu);
+		cJSON_AddNumberToObject(c, "busy_pct", shares[i].busy_pct);
+		cJSON_AddNumberToObject(c, "softirq_pct", shares[i].softirq_pct);
+		cJSON_AddItemToArray(arr, c);
+	}
+	return arr;
+}
+
 static struct nd_stream *find_stream(struct nd_test *t, int64_t id)
 {
 	for (int i = 0; i < t->streams_count; i++)

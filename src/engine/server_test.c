@@ -200,7 +200,25 @@ static char *summary_text(const struct nd_test *t)
 	return text;
 }
 
-static int exchange_results(struct nd_test *t)
+/* The far-end view a diagnose client asked for, with this host's per-CPU
+ * load during the test, under "nicdoctor_peer" (stock iperf3 ignores it). */
+static void add_peer_payload(const struct nd_server_config *cfg, struct nd_test *t, cJSON *ours)
+{
+	struct sockaddr_storage local;
+	socklen_t len = sizeof(local);
+	cJSON *payload;
+
+	if (!t->p.want_peer || !cfg->peer_payload ||
+	    getsockname(t->ctrl_fd, (struct sockaddr *)&local, &len) < 0)
+		return;
+	payload = cfg->peer_payload((const struct sockaddr *)&local, cfg->peer_payload_arg);
+	if (!payload)
+		return;
+	cJSON_AddItemToObject(payload, "cpus", nd_test_cpu_shares_json(t));
+	cJSON_AddItemToObject(ours, "nicdoctor_peer", payload);
+}
+
+static int exchange_results(const struct nd_server_config *cfg, struct nd_test *t)
 {
 	cJSON *theirs = NULL, *ours = NULL;
 	char *text = NULL;
@@ -214,6 +232,8 @@ static int exchange_results(struct nd_test *t)
 		rc = nd_test_apply_remote(t, theirs);
 	if (rc == 0)
 		rc = nd_test_results_json(t, &ours);
+	if (rc == 0)
+		add_peer_payload(cfg, t, ours);
 	if (rc == 0 && t->p.get_server_output) {
 		text = summary_text(t);
 		if (text)
@@ -270,7 +290,7 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 	nd_test_finish(t);
 	atomic_store(&sl->phase, ND_SLOT_FINISHING);
 	if (rc == 0)
-		rc = exchange_results(t);
+		rc = exchange_results(&sl->server->cfg, t);
 	return rc;
 }
 

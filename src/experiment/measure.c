@@ -110,7 +110,7 @@ static void fill_run(const struct nd_engine_result *res, bool reverse, struct nd
 }
 
 static int run_engine(const struct nd_exp_target *target, int streams, bool reverse,
-		      double duration_sec, struct nd_engine_result *res)
+		      double duration_sec, struct nd_engine_result *res, cJSON **ret_view)
 {
 	struct nd_engine_params p;
 	int r = -EBUSY;
@@ -125,16 +125,53 @@ static int run_engine(const struct nd_exp_target *target, int streams, bool reve
 	p.ifname = target->ifname;
 	p.connect_timeout_ms = target->connect_timeout_ms > 0 ? target->connect_timeout_ms
 							       : ND_EXP_CONNECT_TIMEOUT_MS;
+	p.want_peer = target->want_peer && ret_view;
+	p.ret_peer = p.want_peer ? ret_view : NULL;
 	for (int attempt = 0; r == -EBUSY && attempt <= BUSY_RETRIES; attempt++) {
 		if (attempt)
 			sleep_msec(BUSY_RETRY_MSEC);
+		if (p.ret_peer) {
+			cJSON_Delete(*p.ret_peer);
+			*p.ret_peer = NULL;
+		}
 		r = nd_engine_run_client(&p, res);
 	}
 	return r;
 }
 
+/* The far end's per-CPU shares from its payload's "cpus" array. */
+static void fill_far_cpus(const cJSON *view, struct nd_exp_run *run)
+{
+	const cJSON *c;
+
+	run->far_cpus_count = 0;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(view, "cpus")) {
+		const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(c, "cpu");
+		const cJSON *busy = cJSON_GetObjectItemCaseSensitive(c, "busy_pct");
+		const cJSON *soft = cJSON_GetObjectItemCaseSensitive(c, "softirq_pct");
+		struct nd_engine_cpu_share *share;
+
+		if (run->far_cpus_count >= ND_ENGINE_MAX_CPUS)
+			break;
+		if (!cJSON_IsNumber(cpu) || !cJSON_IsNumber(busy) || !cJSON_IsNumber(soft))
+			continue;
+		share = &run->far_cpus[run->far_cpus_count++];
+		share->cpu = cpu->valueint;
+		share->busy_pct = busy->valuedouble;
+		share->softirq_pct = soft->valuedouble;
+	}
+}
+
 int nd_exp_measure(const struct nd_exp_target *target, int streams, bool reverse,
 		   double duration_sec, struct nd_exp_run *ret, char *why, size_t why_size)
+{
+	return nd_exp_measure_peer(target, streams, reverse, duration_sec, ret, NULL, why,
+				   why_size);
+}
+
+int nd_exp_measure_peer(const struct nd_exp_target *target, int streams, bool reverse,
+			double duration_sec, struct nd_exp_run *ret, cJSON **ret_view,
+			char *why, size_t why_size)
 {
 	struct nd_engine_result *res = calloc(1, sizeof(*res));
 	uint64_t drop0 = 0, squeeze0 = 0, drop1 = 0, squeeze1 = 0;
@@ -146,7 +183,9 @@ int nd_exp_measure(const struct nd_exp_target *target, int streams, bool reverse
 	memset(ret, 0, sizeof(*ret));
 	ret->retransmits = -1;
 	softnet = softnet_totals(&drop0, &squeeze0) == 0;
-	r = run_engine(target, streams, reverse, duration_sec, res);
+	if (ret_view)
+		*ret_view = NULL;
+	r = run_engine(target, streams, reverse, duration_sec, res, ret_view);
 	if (r == 0 && (reverse ? res->rev_received_bps : res->fwd_received_bps) <= 0) {
 		snprintf(res->error, sizeof(res->error), "no data arrived");
 		r = -ENODATA;
@@ -154,6 +193,10 @@ int nd_exp_measure(const struct nd_exp_target *target, int streams, bool reverse
 	if (r < 0) {
 		snprintf(why, why_size, "%s", res->error[0] ? res->error : strerror(-r));
 		free(res);
+		if (ret_view) {
+			cJSON_Delete(*ret_view);
+			*ret_view = NULL;
+		}
 		return r;
 	}
 	softnet = softnet && softnet_totals(&drop1, &squeeze1) == 0;
@@ -162,6 +205,8 @@ int nd_exp_measure(const struct nd_exp_target *target, int streams, bool reverse
 	ret->streams = streams;
 	ret->duration_sec = res->duration_sec > 0 ? res->duration_sec : duration_sec;
 	fill_run(res, reverse, ret);
+	if (ret_view && *ret_view)
+		fill_far_cpus(*ret_view, ret);
 	ret->softnet_valid = softnet;
 	/* A CPU going offline mid-run makes a total shrink: no delta then. */
 	if (softnet && (drop1 < drop0 || squeeze1 < squeeze0))

@@ -65,6 +65,29 @@ void nd_exp_peer_message(const struct nd_exp_set *set, int err, char *buf, size_
 	snprintf(buf, size, "peer '%s' %s: %s", set->peer, what, why);
 }
 
+void nd_exp_set_release(struct nd_exp_set *set)
+{
+	cJSON_Delete(set->far_view);
+	set->far_view = NULL;
+}
+
+/* A many-stream run also asks the far end for its view; the first answer
+ * is kept, later ones only give their per-CPU load. */
+static int measure_plan_run(const struct nd_exp_target *target, int streams, bool reverse,
+			    bool many, double sec, struct nd_exp_run *run, struct nd_exp_set *set)
+{
+	cJSON *view = NULL;
+	int r = nd_exp_measure_peer(target, streams, reverse, sec, run,
+				    many && target->want_peer ? &view : NULL, set->error,
+				    sizeof(set->error));
+
+	if (view && !set->far_view)
+		set->far_view = view;
+	else
+		cJSON_Delete(view);
+	return r;
+}
+
 int nd_exp_run_plan(const struct nd_exp_target *target, const struct nd_facts *facts,
 		    double total_sec, const volatile sig_atomic_t *stop,
 		    nd_exp_progress_fn progress, void *arg, struct nd_exp_set *set)
@@ -93,8 +116,7 @@ int nd_exp_run_plan(const struct nd_exp_target *target, const struct nd_facts *f
 		}
 		progress_f(progress, arg, "run %zu/%zu: %d stream%s %s, %.0f s", i + 1,
 			   ND_ARRAY_SIZE(plan), streams, streams > 1 ? "s" : "", plan[i].what, sec);
-		r = nd_exp_measure(target, streams, plan[i].reverse, sec, run, set->error,
-				   sizeof(set->error));
+		r = measure_plan_run(target, streams, plan[i].reverse, plan[i].many, sec, run, set);
 		if (r < 0)
 			return r;
 		progress_f(progress, arg, "run %zu/%zu: %.0f Mbit/s", i + 1, ND_ARRAY_SIZE(plan),

@@ -66,13 +66,14 @@ static cJSON *run_json(const struct nd_exp_run *run, enum nd_exp_run_kind k, boo
 	return obj;
 }
 
-static cJSON *bottleneck_json(const struct nd_finding *f)
+cJSON *nd_exp_bottleneck_json(const struct nd_finding *f, const char *host)
 {
 	cJSON *obj = cJSON_CreateObject();
 
 	if (!obj)
 		return NULL;
 	cJSON_AddStringToObject(obj, "id", f->id);
+	cJSON_AddStringToObject(obj, "host", host);
 	cJSON_AddStringToObject(obj, "verdict", nd_verdict_name(f->verdict));
 	num_or_null(obj, "ceiling_mbps", f->ceiling_mbps >= 0, round1(f->ceiling_mbps));
 	if (f->ceiling_mbps >= 0)
@@ -149,7 +150,7 @@ cJSON *nd_exp_throughput_json(const struct nd_exp_set *set, const struct nd_exp_
 	cJSON_AddBoolToObject(obj, "interrupted", set->interrupted);
 	headline_numbers(obj, set, sum);
 	if (sum->binding >= 0 && (unsigned)sum->binding < n_findings)
-		cJSON_AddItemToObject(obj, "bottleneck", bottleneck_json(&findings[sum->binding]));
+		cJSON_AddItemToObject(obj, "bottleneck", nd_exp_bottleneck_json(&findings[sum->binding], "here"));
 	else
 		cJSON_AddNullToObject(obj, "bottleneck");
 	runs = cJSON_AddArrayToObject(obj, "runs");

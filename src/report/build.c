@@ -209,6 +209,8 @@ void nd_report_free(struct nd_report *report)
 	report->n_findings = 0;
 	cJSON_Delete(report->throughput);
 	report->throughput = NULL;
+	cJSON_Delete(report->peer);
+	report->peer = NULL;
 }
 
 int nd_report_exit_code(const struct nd_report *report)

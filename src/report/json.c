@@ -248,6 +248,7 @@ cJSON *nd_report_to_json(const struct nd_report *report)
 	for (unsigned i = 0; findings && i < report->n_findings; i++)
 		cJSON_AddItemToArray(findings, finding_json(&report->findings[i]));
 	cJSON_AddItemToObject(doc, "throughput", dup_or(report->throughput, cJSON_CreateNull()));
+	cJSON_AddItemToObject(doc, "peer", dup_or(report->peer, cJSON_CreateNull()));
 	cJSON_AddItemToObject(doc, "summary", summary_json(report));
 	/* One failed allocation anywhere leaves a hole; refuse a partial report. */
 	if (!cJSON_GetObjectItem(doc, "summary") || !findings ||

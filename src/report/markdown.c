@@ -226,7 +226,8 @@ static void throughput(FILE *out, const cJSON *doc)
 	else
 		fprintf(out, "No throughput measured: %s\n\n", nd_json_str(tp, "error", "?"));
 	if (measured >= 0 && cJSON_IsObject(b)) {
-		fputs("; bottleneck ", out);
+		fprintf(out, "; bottleneck%s ",
+			strcmp(nd_json_str(b, "host", "here"), "far end") ? "" : " on the far end");
 		put_code(out, nd_json_str(b, "id", "?"), false);
 		fprintf(out, ", **%s**: %s\n\n", nd_json_str(b, "verdict", "?"),
 			nd_json_str(b, "reason", ""));
@@ -253,6 +254,27 @@ static void throughput(FILE *out, const cJSON *doc)
 		fputc('\n', out);
 }
 
+/* The far end: what it said of itself, and its warnings with their
+ * verdicts, as sections whose commands are for the far host. */
+static void far_end(FILE *out, const cJSON *doc)
+{
+	const cJSON *peer = cJSON_GetObjectItem(doc, "peer"), *report, *f;
+
+	if (!cJSON_IsObject(peer))
+		return;
+	fprintf(out, "## Far end: %s\n\n%s.\n\n", nd_json_str(peer, "host", "?"),
+		nd_json_str(peer, "reason", ""));
+	report = cJSON_GetObjectItem(peer, "report");
+	if (!cJSON_IsObject(report))
+		return;
+	summary_table(out, report);
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(report, "findings")) {
+		if (nd_severity_from_name(result_of(f)) >= ND_SEV_WARNING)
+			section(out, f);
+	}
+	fputs("_The commands in this section are for the far host: run them there._\n\n", out);
+}
+
 static void unreadable(FILE *out, const cJSON *doc)
 {
 	char groups[2048];
@@ -276,6 +298,7 @@ int nd_render_markdown(const struct nd_report *report, FILE *out)
 		if (nd_severity_from_name(result_of(f)) >= ND_SEV_WARNING)
 			section(out, f);
 	}
+	far_end(out, doc);
 	unreadable(out, doc);
 	cJSON_Delete(doc);
 	return ferror(out) ? -EIO : 0;

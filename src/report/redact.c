@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nicdoctor/common.h"
 #include "nicdoctor/report.h"
 
 #define MAX_NAMES 8
@@ -268,28 +269,83 @@ static void add_name(struct redactor *rd, const char *name)
 	rd->names[rd->n_names++] = name;
 }
 
+/* A host name and its first label: the FQDN first, so "db1.example.com"
+ * is not left as "host-1.example.com".  short_name must outlive rd. */
+static void add_host(struct redactor *rd, const char *name, char *short_name, size_t size)
+{
+	const char *dot;
+
+	if (!name || !name[0])
+		return;
+	add_name(rd, name);
+	dot = strchr(name, '.');
+	if (dot && dot != name) {
+		size_t n = (size_t)(dot - name);
+
+		if (n >= size)
+			n = size - 1;
+		memcpy(short_name, name, n);
+		short_name[n] = '\0';
+		add_name(rd, short_name);
+	}
+}
+
+/* An IP literal is redacted as an address, not as a name. */
+static bool is_address(const char *text)
+{
+	unsigned char bytes[16];
+
+	return inet_pton(AF_INET, text, bytes) == 1 || inet_pton(AF_INET6, text, bytes) == 1;
+}
+
+/* "host:port", "[v6]:port" -> host, as --peer takes it. */
+static const char *peer_host(const char *peer, char *buf, size_t size)
+{
+	const char *colon;
+	size_t n;
+
+	if (!peer)
+		return NULL;
+	if (peer[0] == '[') {
+		peer++;
+		colon = strchr(peer, ']');
+	} else {
+		colon = strrchr(peer, ':');
+		if (colon && strchr(peer, ':') != colon)
+			colon = NULL;		/* a bare IPv6 address */
+	}
+	n = colon ? (size_t)(colon - peer) : strlen(peer);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, peer, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 void nd_redact_json(cJSON *doc, const struct nd_facts *facts)
 {
 	struct redactor rd = { 0 };
-	char short_name[64] = "";
-	const char *dot;
+	char short_name[64] = "", far_name[256] = "", far_short[64] = "", far_peer[256] = "";
+	const cJSON *peer;
+	const char *text;
 
 	if (!doc)
 		return;
-	if (facts && facts->hostname[0]) {
-		/* The FQDN first, so "db1.example.com" is not left as "host-1.example.com". */
-		add_name(&rd, facts->hostname);
-		dot = strchr(facts->hostname, '.');
-		if (dot && dot != facts->hostname) {
-			size_t n = (size_t)(dot - facts->hostname);
-
-			if (n >= sizeof(short_name))
-				n = sizeof(short_name) - 1;
-			memcpy(short_name, facts->hostname, n);
-			short_name[n] = '\0';
-			add_name(&rd, short_name);
-		}
+	if (facts)
+		add_host(&rd, facts->hostname, short_name, sizeof(short_name));
+	/* The far end's name, as it reported it and as --peer named it; copied,
+	 * because redacting the document frees its strings. */
+	peer = cJSON_GetObjectItem(doc, "peer");
+	text = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(
+		cJSON_GetObjectItem(peer, "report"), "host"), "name"));
+	if (text) {
+		nd_strlcpy(far_name, text, sizeof(far_name));
+		add_host(&rd, far_name, far_short, sizeof(far_short));
 	}
+	text = peer_host(cJSON_GetStringValue(cJSON_GetObjectItem(peer, "host")), far_peer,
+			 sizeof(far_peer));
+	if (text && !is_address(text))
+		add_name(&rd, text);
 	redact_tree(&rd, doc);
 	for (unsigned i = 0; i < rd.n_map; i++)
 		free(rd.map[i].canonical);

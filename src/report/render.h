@@ -48,6 +48,10 @@ void nd_text_wrap(FILE *out, size_t col, size_t indent, const char *text);
  * their runs, per-CPU bars and trials (after the findings). */
 void nd_text_headline(FILE *out, bool color, const cJSON *doc);
 void nd_text_throughput(FILE *out, bool color, const cJSON *doc);
+/* One bar per CPU of a cpus array ({cpu, busy_pct, softirq_pct}) under title. */
+void nd_text_cpu_bars(FILE *out, bool color, const cJSON *cpus, const char *title);
+/* text_peer.c: the far end's section (after our throughput). */
+void nd_text_peer(FILE *out, bool color, const cJSON *doc);
 
 int nd_render_prometheus(const struct nd_report *report, FILE *out);
 

@@ -281,6 +281,46 @@ static void finding(const struct text_out *t, const cJSON *f)
 		finding_details(t, f);
 }
 
+/*
+ * The far end: its own report in the same layout, cut to what matters in a
+ * ticket (warnings and worse, and anything a run judged), its CPU load
+ * during our forward run, which is its receive run.  Its fixes are printed
+ * to be run there: `fix` never touches another host.
+ */
+void nd_text_peer(FILE *out, bool color, const cJSON *doc)
+{
+	const cJSON *peer = cJSON_GetObjectItem(doc, "peer"), *report, *f;
+	struct text_out t = { .out = out, .color = color };
+	char line[600];
+	unsigned shown = 0;
+
+	if (!cJSON_IsObject(peer))
+		return;
+	snprintf(line, sizeof(line), "Far end (%s): %s", nd_json_str(peer, "host", "?"),
+		 nd_json_str(peer, "reason", ""));
+	fputc('\n', out);
+	nd_text_wrap(out, 0, 4, line);
+	report = cJSON_GetObjectItem(peer, "report");
+	if (cJSON_IsObject(report)) {
+		header(&t, report);
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(report, "findings")) {
+			int sev = nd_severity_from_name(nd_json_str(f, "severity", NULL));
+
+			if (sev < ND_SEV_WARNING &&
+			    !strcmp(nd_json_str(f, "verdict", "untested"), "untested"))
+				continue;
+			finding(&t, f);
+			shown++;
+		}
+		if (!shown)
+			fputs("No warning on the far end.\n", out);
+		else
+			fputs("(fix commands above are for the far host: run them there)\n", out);
+	}
+	nd_text_cpu_bars(out, color, cJSON_GetObjectItem(peer, "cpus_forward"),
+			 "CPU load on the far end during the forward run");
+}
+
 static void unreadable(const struct text_out *t, const cJSON *doc)
 {
 	char groups[2048], line[2100];
@@ -322,6 +362,7 @@ int nd_render_text(const struct nd_report *report, FILE *out)
 	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings"))
 		finding(&t, f);
 	nd_text_throughput(out, t.color, doc);
+	nd_text_peer(out, t.color, doc);
 	unreadable(&t, doc);
 	summary(&t, doc);
 	cJSON_Delete(doc);

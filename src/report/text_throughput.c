@@ -76,8 +76,10 @@ static void bottleneck_line(FILE *out, const cJSON *tp)
 	char line[512];
 
 	if (cJSON_IsObject(b))
-		snprintf(line, sizeof(line), "Bottleneck: %s, %s: %s", nd_json_str(b, "id", "?"),
-			 nd_json_str(b, "verdict", "?"), nd_json_str(b, "reason", ""));
+		snprintf(line, sizeof(line), "Bottleneck%s: %s, %s: %s",
+			 strcmp(nd_json_str(b, "host", "here"), "far end") ? "" : " on the far end",
+			 nd_json_str(b, "id", "?"), nd_json_str(b, "verdict", "?"),
+			 nd_json_str(b, "reason", ""));
 	else if (cJSON_IsTrue(cJSON_GetObjectItem(tp, "at_wire")))
 		snprintf(line, sizeof(line), "Bottleneck: none below the wire: line rate reached");
 	else
@@ -171,18 +173,29 @@ static void cpu_bar(FILE *out, bool color, const cJSON *c)
 
 static void cpu_bars(FILE *out, bool color, const cJSON *runs)
 {
-	const cJSON *run, *c, *chosen = NULL;
+	const cJSON *run, *chosen = NULL;
+	char title[80];
 
 	/* The forward many-stream run; the loopback baseline has only one. */
 	cJSON_ArrayForEach(run, runs) {
 		if (!chosen || !strcmp(nd_json_str(run, "name", ""), "forward_many"))
 			chosen = run;
 	}
-	if (!chosen || cJSON_GetArraySize(cJSON_GetObjectItem(chosen, "cpus")) == 0)
+	if (!chosen)
 		return;
-	fprintf(out, "CPU load during the %s run (# softirq, = other busy):\n",
-		nd_json_str(chosen, "direction", "?"));
-	cJSON_ArrayForEach(c, cJSON_GetObjectItem(chosen, "cpus"))
+	snprintf(title, sizeof(title), "CPU load during the %s run",
+		 nd_json_str(chosen, "direction", "?"));
+	nd_text_cpu_bars(out, color, cJSON_GetObjectItem(chosen, "cpus"), title);
+}
+
+void nd_text_cpu_bars(FILE *out, bool color, const cJSON *cpus, const char *title)
+{
+	const cJSON *c;
+
+	if (cJSON_GetArraySize(cpus) == 0)
+		return;
+	fprintf(out, "%s (# softirq, = other busy):\n", title);
+	cJSON_ArrayForEach(c, cpus)
 		cpu_bar(out, color, c);
 }
 
