@@ -109,3 +109,21 @@ void nd_fix_rx_channels(const struct nd_facts *facts, struct nd_finding *f, unsi
 	else
 		nd_finding_fix(f, "channels", "ethtool -L %s rx %u", facts->ifname, target);
 }
+
+bool nd_queue_counts(const struct nd_facts *facts, struct nd_finding *f, unsigned *ret_rx_queues)
+{
+	unsigned rx_queues = nd_facts_rx_queues(facts);
+
+	if (!facts->cpus.st.known) {
+		nd_finding_unknown(f, "online CPUs", facts->cpus.st.reason);
+		return false;
+	}
+	if (!rx_queues) {
+		nd_finding_unknown(f, "rx queue count", facts->channels.st.reason);
+		return false;
+	}
+	cJSON_AddNumberToObject(f->evidence, "rx_queues", rx_queues);
+	cJSON_AddNumberToObject(f->evidence, "cpus_online", facts->cpus.n_online);
+	*ret_rx_queues = rx_queues;
+	return true;
+}

@@ -41,6 +41,10 @@ unsigned nd_irq_columns(const struct nd_facts *facts);
  * else 1500 with *ret_assumed set. */
 unsigned nd_port_mtu(const struct nd_facts *facts, bool *ret_assumed);
 
+/* The RX queues in use and the online CPUs, which the queue checks start
+ * from, into the evidence; false after marking f unknown. */
+bool nd_queue_counts(const struct nd_facts *facts, struct nd_finding *f, unsigned *ret_rx_queues);
+
 /* Add the `ethtool -L` command raising RX queues to target: combined
  * channels where the device has them, else rx. */
 void nd_fix_rx_channels(const struct nd_facts *facts, struct nd_finding *f, unsigned target);

@@ -16,15 +16,10 @@
 void nd_check_queues_below_cpus(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_channels *ch = &facts->channels;
-	unsigned rx_queues = nd_facts_rx_queues(facts);
-	unsigned device_max, usable;
+	unsigned rx_queues, device_max, usable;
 
-	if (!facts->cpus.st.known)
-		return nd_finding_unknown(f, "online CPUs", facts->cpus.st.reason);
-	if (!rx_queues)
-		return nd_finding_unknown(f, "rx queue count", ch->st.reason);
-	cJSON_AddNumberToObject(f->evidence, "rx_queues", rx_queues);
-	cJSON_AddNumberToObject(f->evidence, "cpus_online", facts->cpus.n_online);
+	if (!nd_queue_counts(facts, f, &rx_queues))
+		return;
 	if (rx_queues == 1) {
 		nd_finding_set(f, ND_SEV_OK, "one RX queue: see queues.single");
 		return;

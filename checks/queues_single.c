@@ -11,15 +11,10 @@
 void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_channels *ch = &facts->channels;
-	unsigned rx_queues = nd_facts_rx_queues(facts);
-	unsigned device_max, target;
+	unsigned rx_queues, device_max, target;
 
-	if (!facts->cpus.st.known)
-		return nd_finding_unknown(f, "online CPUs", facts->cpus.st.reason);
-	if (!rx_queues)
-		return nd_finding_unknown(f, "rx queue count", ch->st.reason);
-	cJSON_AddNumberToObject(f->evidence, "rx_queues", rx_queues);
-	cJSON_AddNumberToObject(f->evidence, "cpus_online", facts->cpus.n_online);
+	if (!nd_queue_counts(facts, f, &rx_queues))
+		return;
 	if (rx_queues > 1 || facts->cpus.n_online <= 1) {
 		nd_finding_set(f, ND_SEV_OK, "%u RX queue%s for %u online CPU%s", rx_queues,
 			       rx_queues == 1 ? "" : "s", facts->cpus.n_online,

@@ -91,15 +91,7 @@ static int parse_amount(const char *text, bool rate, uint64_t *ret)
 
 static int parse_int(const char *text, long lo, long hi, long *ret)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 0);
-	if (errno || end == text || *end || v < lo || v > hi)
-		return -EINVAL;
-	*ret = v;
-	return 0;
+	return nd_parse_long(text, 0, lo, hi, ret);
 }
 
 /* "0,1,2" or "0-3": one CPU per stream, in order, repeats allowed. */

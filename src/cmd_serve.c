@@ -87,19 +87,6 @@ done:
 	return 0;
 }
 
-static int parse_long(const char *text, long lo, long hi, long *ret)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < lo || v > hi)
-		return -EINVAL;
-	*ret = v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		      struct serve_opts *o)
 {
@@ -111,7 +98,7 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 	while ((c = getopt_long(argc, argv, "p:1B:46qh", serve_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (parse_long(optarg, 1, 65535, &v))
+			if (nd_parse_long(optarg, 10, 1, 65535, &v))
 				goto bad;
 			cfg->port = (uint16_t)v;
 			break;
@@ -123,17 +110,17 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		case OPT_NO_SHARE: o->no_share_flag = true; break;
 		case OPT_CONFIG: o->config = optarg; break;
 		case OPT_MAX_TESTS:
-			if (parse_long(optarg, 1, 64, &v))
+			if (nd_parse_long(optarg, 10, 1, 64, &v))
 				goto bad;
 			cfg->max_tests = (int)v;
 			break;
 		case OPT_IDLE_TIMEOUT:
-			if (parse_long(optarg, 1, 3600, &v))
+			if (nd_parse_long(optarg, 10, 1, 3600, &v))
 				goto bad;
 			cfg->idle_timeout_ms = (int)v * 1000;
 			break;
 		case OPT_TESTS:
-			if (parse_long(optarg, 1, 1000000, &v))
+			if (nd_parse_long(optarg, 10, 1, 1000000, &v))
 				goto bad;
 			cfg->one_off = (int)v;
 			break;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nicdoctor/common.h"
@@ -43,5 +44,18 @@ int nd_ifname_valid(const char *name)
 	for (const char *p = name; *p; p++)
 		if (*p == '/' || *p == ':' || isspace((unsigned char)*p) || !isprint((unsigned char)*p))
 			return -EINVAL;
+	return 0;
+}
+
+int nd_parse_long(const char *text, int base, long lo, long hi, long *ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, base);
+	if (errno || end == text || *end || v < lo || v > hi)
+		return -EINVAL;
+	*ret = v;
 	return 0;
 }

@@ -24,6 +24,10 @@ void nd_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Copy with truncation, always NUL-terminated. Returns strlen(src). */
 size_t nd_strlcpy(char *dst, const char *src, size_t size);
 
+/* A whole string as a number in [lo, hi] (base 10, or 0 for C prefixes
+ * such as iperf3's "-S 0x10").  0 or -EINVAL. */
+int nd_parse_long(const char *text, int base, long lo, long hi, long *ret);
+
 /* Validate an interface name as the kernel does: 1..15 bytes, no '/',
  * no whitespace, not "." or "..".  0 or -EINVAL. */
 int nd_ifname_valid(const char *name);
