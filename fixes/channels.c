@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <linux/ethtool_netlink.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +14,7 @@
 #include "nicdoctor/probe.h"
 #include "fixes.h"
 
-struct channel_knob {
-	const char *key;		/* "combined": also the ethtool -L word */
-	const char *link_key;		/* systemd.link */
-	int attr;
-	size_t count_off, max_off;
-};
-
-static const struct channel_knob knobs[] = {
+static const struct nd_fix_knob knobs[] = {
 	{ "combined", "CombinedChannels", ETHTOOL_A_CHANNELS_COMBINED_COUNT,
 	  offsetof(struct nd_channels, combined), offsetof(struct nd_channels, combined_max) },
 	{ "rx", "RxChannels", ETHTOOL_A_CHANNELS_RX_COUNT,
@@ -29,18 +23,10 @@ static const struct channel_knob knobs[] = {
 	  offsetof(struct nd_channels, tx), offsetof(struct nd_channels, tx_max) },
 };
 
-static const struct channel_knob *knob_find(const char *key)
-{
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (!strcmp(knobs[i].key, key))
-			return &knobs[i];
-	return NULL;
-}
-
-static unsigned field(const struct nd_channels *ch, size_t off)
-{
-	return *(const unsigned *)((const char *)ch + off);
-}
+static const struct nd_fix_knobs channels = {
+	offsetof(struct nd_facts, channels), ETHTOOL_MSG_CHANNELS_SET, ETHTOOL_A_CHANNELS_HEADER,
+	knobs, sizeof(knobs) / sizeof(knobs[0]),
+};
 
 /* A test may force a target past the device maximum to make a step fail. */
 static unsigned channel_target(const struct nd_fix_ctx *ctx, unsigned device_max)
@@ -54,13 +40,12 @@ static unsigned channel_target(const struct nd_fix_ctx *ctx, unsigned device_max
 }
 
 static int plan_knob(const struct nd_fix_ctx *ctx, const struct nd_finding *finding,
-		     const struct channel_knob *knob, struct nd_fix_plan *plan)
+		     const struct nd_fix_knob *knob, struct nd_fix_plan *plan)
 {
-	const struct nd_channels *ch = &ctx->facts->channels;
-	unsigned now = field(ch, knob->count_off), target;
+	unsigned now = nd_fix_knob_value(&channels, ctx->facts, knob->value_off), target;
 	struct nd_fix_step step = { .kind = &nd_fix_kind_channels };
 
-	target = channel_target(ctx, field(ch, knob->max_off));
+	target = channel_target(ctx, nd_fix_knob_value(&channels, ctx->facts, knob->max_off));
 	if (target <= now)
 		return 0;
 	snprintf(step.key, sizeof(step.key), "%s", knob->key);
@@ -83,53 +68,28 @@ static int channels_plan(const struct nd_fix_ctx *ctx, const struct nd_finding *
 		return 0;
 	}
 	if (ch->combined_max > 0)
-		return plan_knob(ctx, finding, knob_find("combined"), plan);
-	r = ch->rx_max > 0 ? plan_knob(ctx, finding, knob_find("rx"), plan) : 0;
+		return plan_knob(ctx, finding, nd_fix_knob_find(&channels, "combined"), plan);
+	r = ch->rx_max > 0 ? plan_knob(ctx, finding, nd_fix_knob_find(&channels, "rx"), plan) : 0;
 	if (r == 0 && ch->tx_max > 0)
-		r = plan_knob(ctx, finding, knob_find("tx"), plan);
+		r = plan_knob(ctx, finding, nd_fix_knob_find(&channels, "tx"), plan);
 	return r;
 }
 
 static int channels_get(const char *ifname, const char *key, char *ret_value, size_t size)
 {
-	const struct channel_knob *knob = knob_find(key);
-	struct nd_facts *facts;
-	int r;
-
-	if (!knob)
-		return -EINVAL;
-	r = nd_fix_read_ethtool(ifname, &facts);
-	if (r < 0)
-		return r;
-	if (facts->channels.st.known)
-		snprintf(ret_value, size, "%u", field(&facts->channels, knob->count_off));
-	else
-		r = -ENODATA;
-	nd_facts_free(facts);
-	return r;
+	return nd_fix_knob_get(&channels, ifname, key, ret_value, size);
 }
 
 static int channels_set(const char *ifname, const char *key, const char *value)
 {
-	const struct channel_knob *knob = knob_find(key);
-	unsigned count;
-
-	if (!knob || nd_fix_parse_unsigned(value, &count) < 0)
-		return -EINVAL;
-	return nd_fix_ethtool_set_u32(ifname, ETHTOOL_MSG_CHANNELS_SET,
-				      ETHTOOL_A_CHANNELS_HEADER, knob->attr, count);
+	return nd_fix_knob_set(&channels, ifname, key, value);
 }
 
 static int channels_persist(const char *udev_match, const struct nd_fix_step *step,
 			    struct nd_fix_persist_text *out)
 {
-	const struct channel_knob *knob = knob_find(step->key);
-
 	(void)udev_match;
-	if (!knob)
-		return -EINVAL;
-	return nd_fix_appendf(&out->text[ND_PERSIST_LINK], "%s=%s\n", knob->link_key,
-			      step->target);
+	return nd_fix_knob_persist(&channels, step, out);
 }
 
 static const char *const channels_checks[] = { "queues.single", "queues.below_cpus", NULL };

@@ -19,4 +19,29 @@ bool nd_fix_finding_wants(const struct nd_fix_kind *kind, const struct nd_findin
 /* Parse a canonical unsigned ("4"); -EINVAL when it is not one. */
 int nd_fix_parse_unsigned(const char *text, unsigned *ret_value);
 
+/* knob.c: u32 ethtool settings (channels, rings) as a table. */
+struct nd_fix_knob {
+	const char *key;		/* also the ethtool -L / -G word */
+	const char *link_key;		/* systemd.link */
+	int attr;			/* ETHTOOL_A_*_ */
+	size_t value_off, max_off;	/* in the facts group */
+};
+
+struct nd_fix_knobs {
+	size_t facts_off;		/* the group in struct nd_facts (starts with st) */
+	int set_cmd, header_attr;	/* ETHTOOL_MSG_*_SET, ETHTOOL_A_*_HEADER */
+	const struct nd_fix_knob *knobs;
+	size_t count;
+};
+
+const struct nd_fix_knob *nd_fix_knob_find(const struct nd_fix_knobs *g, const char *key);
+unsigned nd_fix_knob_value(const struct nd_fix_knobs *g, const struct nd_facts *facts,
+			   size_t off);
+int nd_fix_knob_get(const struct nd_fix_knobs *g, const char *ifname, const char *key,
+		    char *ret_value, size_t size);
+int nd_fix_knob_set(const struct nd_fix_knobs *g, const char *ifname, const char *key,
+		    const char *value);
+int nd_fix_knob_persist(const struct nd_fix_knobs *g, const struct nd_fix_step *step,
+			struct nd_fix_persist_text *out);
+
 #endif

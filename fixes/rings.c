@@ -12,45 +12,31 @@
 #include "nicdoctor/probe.h"
 #include "fixes.h"
 
-struct ring_knob {
-	const char *key;		/* also the ethtool -G word */
-	const char *link_key;
-	int attr;
-	size_t size_off, max_off;
-};
-
-static const struct ring_knob knobs[] = {
+static const struct nd_fix_knob knobs[] = {
 	{ "rx", "RxBufferSize", ETHTOOL_A_RINGS_RX,
 	  offsetof(struct nd_rings, rx), offsetof(struct nd_rings, rx_max) },
 	{ "tx", "TxBufferSize", ETHTOOL_A_RINGS_TX,
 	  offsetof(struct nd_rings, tx), offsetof(struct nd_rings, tx_max) },
 };
 
-static const struct ring_knob *knob_find(const char *key)
-{
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (!strcmp(knobs[i].key, key))
-			return &knobs[i];
-	return NULL;
-}
-
-static unsigned field(const struct nd_rings *rings, size_t off)
-{
-	return *(const unsigned *)((const char *)rings + off);
-}
+static const struct nd_fix_knobs rings = {
+	offsetof(struct nd_facts, rings), ETHTOOL_MSG_RINGS_SET, ETHTOOL_A_RINGS_HEADER,
+	knobs, sizeof(knobs) / sizeof(knobs[0]),
+};
 
 static int rings_plan(const struct nd_fix_ctx *ctx, const struct nd_finding *finding,
 		      struct nd_fix_plan *plan)
 {
-	const struct nd_rings *rings = &ctx->facts->rings;
+	const struct nd_rings *ring_facts = &ctx->facts->rings;
 	int r = 0;
 
-	if (!rings->st.known) {
-		nd_fix_plan_note(plan, "rings: cannot plan, %s", rings->st.reason);
+	if (!ring_facts->st.known) {
+		nd_fix_plan_note(plan, "rings: cannot plan, %s", ring_facts->st.reason);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]) && r == 0; i++) {
-		unsigned now = field(rings, knobs[i].size_off), max = field(rings, knobs[i].max_off);
+		unsigned now = nd_fix_knob_value(&rings, ctx->facts, knobs[i].value_off);
+		unsigned max = nd_fix_knob_value(&rings, ctx->facts, knobs[i].max_off);
 		struct nd_fix_step step = { .kind = &nd_fix_kind_rings };
 
 		if (max <= now)
@@ -69,44 +55,19 @@ static int rings_plan(const struct nd_fix_ctx *ctx, const struct nd_finding *fin
 
 static int rings_get(const char *ifname, const char *key, char *ret_value, size_t size)
 {
-	const struct ring_knob *knob = knob_find(key);
-	struct nd_facts *facts;
-	int r;
-
-	if (!knob)
-		return -EINVAL;
-	r = nd_fix_read_ethtool(ifname, &facts);
-	if (r < 0)
-		return r;
-	if (facts->rings.st.known)
-		snprintf(ret_value, size, "%u", field(&facts->rings, knob->size_off));
-	else
-		r = -ENODATA;
-	nd_facts_free(facts);
-	return r;
+	return nd_fix_knob_get(&rings, ifname, key, ret_value, size);
 }
 
 static int rings_set(const char *ifname, const char *key, const char *value)
 {
-	const struct ring_knob *knob = knob_find(key);
-	unsigned size;
-
-	if (!knob || nd_fix_parse_unsigned(value, &size) < 0)
-		return -EINVAL;
-	return nd_fix_ethtool_set_u32(ifname, ETHTOOL_MSG_RINGS_SET, ETHTOOL_A_RINGS_HEADER,
-				      knob->attr, size);
+	return nd_fix_knob_set(&rings, ifname, key, value);
 }
 
 static int rings_persist(const char *udev_match, const struct nd_fix_step *step,
 			 struct nd_fix_persist_text *out)
 {
-	const struct ring_knob *knob = knob_find(step->key);
-
 	(void)udev_match;
-	if (!knob)
-		return -EINVAL;
-	return nd_fix_appendf(&out->text[ND_PERSIST_LINK], "%s=%s\n", knob->link_key,
-			      step->target);
+	return nd_fix_knob_persist(&rings, step, out);
 }
 
 static const char *const rings_checks[] = { "ring.small", NULL };
