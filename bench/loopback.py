@@ -4,7 +4,12 @@ loopback, interleaved (A B C A B C ...), RUNS runs per case; prints medians of
 the received Gbit/s, Gbit/s per CPU-second where the tool reports CPU, and
 the ratios against iperf3.
 
-    bench/loopback.py [--runs 5] [--time 2] [--nd ./nicdoctor] [--cases tcp1,udp]
+    bench/loopback.py [--runs 5] [--time 2] [--nd ./nicdoctor] [--cases tcp-P1,udp-1472]
+                      [--wait-load 1.0] [--wait-max 300]
+
+The machine is shared: --wait-load polls /proc/loadavg before each case until
+the 1-minute load is under the threshold (at most --wait-max seconds), and
+the load at the start of each case is printed with the table.
 """
 import argparse
 import json
@@ -58,6 +63,19 @@ def run_iperf2(flags, secs, timeout):
         return None
 
 
+def load1():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def wait_load(limit, max_sec):
+    """Poll until the 1-minute load average is under limit; return it."""
+    deadline = time.time() + max_sec
+    while limit > 0 and load1() >= limit and time.time() < deadline:
+        time.sleep(5)
+    return load1()
+
+
 def med(vals):
     vals = [v for v in vals if v is not None]
     return statistics.median(vals) if vals else None
@@ -73,6 +91,8 @@ def main():
     ap.add_argument("--time", type=int, default=2)
     ap.add_argument("--nd", default=os.path.join(os.path.dirname(__file__), "..", "nicdoctor"))
     ap.add_argument("--cases", default="")
+    ap.add_argument("--wait-load", type=float, default=0.0)
+    ap.add_argument("--wait-max", type=int, default=300)
     a = ap.parse_args()
     cases = [c for c in CASES if not a.cases or c[0] in a.cases.split(",")]
     servers = [
@@ -85,9 +105,10 @@ def main():
     ]
     time.sleep(0.5)
     to = a.time + 20
-    results = {}
+    results, loads = {}, {}
     try:
         for name, flags, flags2 in cases:
+            loads[name] = wait_load(a.wait_load, a.wait_max)
             r = {"nd": [], "i3": [], "i2": []}
             for _ in range(a.runs):
                 r["nd"].append(run_json([a.nd, "bench", "-c", "127.0.0.1", "-p", str(PORT_ND),
@@ -121,7 +142,7 @@ def main():
         ratio2 = g["nd"] / g["i2"] if g["nd"] and g["i2"] else None
         print(f"{name:10} {fmt(g['nd']):>10} {fmt(g['i3']):>10} {fmt(g['i2']):>8} "
               f"{fmt(ratio3, 2):>7} {fmt(ratio2, 2):>7} {fmt(eff['nd']):>11} "
-              f"{fmt(eff['i3']):>11} {fmt(loss, 2):>8}")
+              f"{fmt(eff['i3']):>11} {fmt(loss, 2):>8} {loads[name]:>5.2f}")
 
 
 def print_case(name, r):
