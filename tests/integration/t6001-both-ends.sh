@@ -15,7 +15,9 @@ diag() { in_a taskset -c 0 "$ND" diagnose nda "$@"; }
 # serve_bg PORT ARGS...: a server in the far namespace, stopped on exit.
 serve_bg() {
 	port=$1; shift
-	{ in_b taskset -c 0 "$ND" serve -p "$port" -q "$@" >"$TRASH/serve-$port.log" 2>&1 & } &&
+	# Not through in_b: $! must be the server itself, not a subshell.
+	{ ip netns exec "$NSB" taskset -c 0 "$ND" serve -p "$port" -q "$@" \
+		>"$TRASH/serve-$port.log" 2>&1 & } &&
 	nd_atexit "kill $! 2>/dev/null" &&
 	sleep 0.5
 }
@@ -52,7 +54,8 @@ test_expect_success 'two namespaces; the receiving side has one RX channel and R
 	in_b ethtool -L ndb rx 1 &&
 	in_b sh -c "echo 0 > /sys/class/net/ndb/queues/rx-0/rps_cpus" &&
 	serve_bg $PORT && serve_bg $NOSHARE_PORT --no-share &&
-	{ in_b iperf3 -s -p $IPORT >/dev/null 2>&1 & } && nd_atexit "kill $! 2>/dev/null"
+	{ ip netns exec "$NSB" iperf3 -s -p $IPORT >/dev/null 2>&1 & } &&
+	nd_atexit "kill $! 2>/dev/null"
 '
 
 test_expect_success 'the far end shares its findings for the interface the test arrived on' '
