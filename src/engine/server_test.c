@@ -339,11 +339,16 @@ void *nd_server_test_main(void *arg)
 		if (s->cfg.max_tests == 1 && !s->cfg.quiet)
 			t->text_out = stdout;
 		rc = run_streams(sl, t);
+		atomic_store(&sl->phase, ND_SLOT_FINISHING);	/* see below */
 		report(sl, t, rc);
 		nd_test_free(t);
 	} else if (!s->cfg.quiet) {
 		report(sl, t, rc);
 	}
+	/* Before the client can see the close: a client that connects again at
+	 * once (after a refused test, say) then waits for this slot instead of
+	 * being answered busy, as a stock iperf3 server would let it. */
+	atomic_store(&sl->phase, ND_SLOT_FINISHING);
 	if (sl->ctrl_fd >= 0)
 		close(sl->ctrl_fd);
 	sl->ctrl_fd = -1;

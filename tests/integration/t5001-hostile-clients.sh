@@ -35,7 +35,7 @@ hostile() {
 suite_again() {
 	for case in random cookie-silence len0 len8193 lenmax wrong-types minus1 parallel \
 		wrong-cookie burst; do
-		hostile $case >/dev/null || return 1
+		hostile $case >hostile.out 2>&1 || { echo "case $case:"; cat hostile.out; return 1; }
 	done
 }
 
