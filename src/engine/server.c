@@ -150,11 +150,20 @@ static void start_test(struct nd_server *s, struct nd_slot *sl, struct nd_pendin
 	}
 }
 
+/*
+ * A slot about to free: its test is finishing, or still exchanging
+ * parameters, which a refused test ends at once (the refusal reaches the
+ * client before the slot is marked finishing).  A new client waits for
+ * such a slot rather than being told busy.
+ */
 static bool anyone_finishing(struct nd_server *s)
 {
-	for (int i = 0; i < s->cfg.max_tests; i++)
-		if (atomic_load(&s->slots[i].phase) == ND_SLOT_FINISHING)
+	for (int i = 0; i < s->cfg.max_tests; i++) {
+		int phase = atomic_load(&s->slots[i].phase);
+
+		if (phase == ND_SLOT_FINISHING || phase == ND_SLOT_SETUP)
 			return true;
+	}
 	return false;
 }
 

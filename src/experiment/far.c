@@ -200,18 +200,34 @@ cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck)
 	return peer;
 }
 
+/* How strongly a confirmed suspect explains the measurement, as the
+ * verdicts rank a binding cause: a ceiling it sits at, else a saturated
+ * CPU, else drops and the rest. */
+static int binding_rank(bool has_ceiling, const char *kind)
+{
+	if (has_ceiling)
+		return 3;
+	return kind && !strcmp(kind, "cpu") ? 2 : 1;
+}
+
 bool nd_far_binding_wins(const cJSON *far_bottleneck, const struct nd_exp_summary *sum,
 			 const struct nd_finding *findings, unsigned n_findings)
 {
 	const cJSON *far_ceiling = cJSON_GetObjectItem(far_bottleneck, "ceiling_mbps");
 	const struct nd_finding *ours;
+	int far_rank, our_rank;
 
 	if (!far_bottleneck)
 		return false;
 	if (sum->binding < 0 || (unsigned)sum->binding >= n_findings)
 		return true;
 	ours = &findings[sum->binding];
-	if (!cJSON_IsNumber(far_ceiling))
-		return false;
-	return ours->ceiling_mbps < 0 || far_ceiling->valuedouble < ours->ceiling_mbps;
+	far_rank = binding_rank(cJSON_IsNumber(far_ceiling),
+				cJSON_GetStringValue(cJSON_GetObjectItem(far_bottleneck, "kind")));
+	our_rank = binding_rank(ours->ceiling_mbps >= 0, cJSON_GetStringValue(
+					cJSON_GetObjectItem(ours->experiment, "kind")));
+	if (far_rank != our_rank)
+		return far_rank > our_rank;
+	/* Two ceilings: the lower binds; otherwise ours stands. */
+	return far_rank == 3 && far_ceiling->valuedouble < ours->ceiling_mbps;
 }

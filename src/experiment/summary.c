@@ -69,6 +69,7 @@ static cJSON *run_json(const struct nd_exp_run *run, enum nd_exp_run_kind k, boo
 cJSON *nd_exp_bottleneck_json(const struct nd_finding *f, const char *host)
 {
 	cJSON *obj = cJSON_CreateObject();
+	const char *kind;
 
 	if (!obj)
 		return NULL;
@@ -81,6 +82,8 @@ cJSON *nd_exp_bottleneck_json(const struct nd_finding *f, const char *host)
 	else
 		cJSON_AddNullToObject(obj, "ceiling_source");
 	cJSON_AddStringToObject(obj, "reason", nd_json_reason(f->experiment));
+	kind = cJSON_GetStringValue(cJSON_GetObjectItem(f->experiment, "kind"));
+	cJSON_AddStringToObject(obj, "kind", kind ? kind : "other");
 	return obj;
 }
 

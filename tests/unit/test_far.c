@@ -173,6 +173,20 @@ static void test_binding_rule(void **state)
 	assert_false(nd_far_binding_wins(far, &sum, ours, 1));
 	assert_false(nd_far_binding_wins(NULL, &sum, ours, 1));
 	cJSON_Delete(far);
+
+	/* A pegged far CPU explains more than local drops, less than a ceiling. */
+	far = cJSON_Parse("{\"id\":\"queues.single\",\"host\":\"far end\","
+			  "\"ceiling_mbps\":null,\"kind\":\"cpu\"}");
+	ours[0].ceiling_mbps = -1;
+	ours[0].experiment = cJSON_Parse("{\"kind\":\"drops\"}");
+	assert_true(nd_far_binding_wins(far, &sum, ours, 1));
+	cJSON_Delete(ours[0].experiment);
+	ours[0].experiment = cJSON_Parse("{\"kind\":\"cpu\"}");
+	assert_false(nd_far_binding_wins(far, &sum, ours, 1));
+	ours[0].ceiling_mbps = 5000;
+	assert_false(nd_far_binding_wins(far, &sum, ours, 1));
+	cJSON_Delete(ours[0].experiment);
+	cJSON_Delete(far);
 }
 
 int main(void)
