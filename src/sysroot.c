@@ -107,9 +107,7 @@ static int reopen_checked(int path_fd, int flags)
 	return fd;
 }
 
-/* Take the next component of *rest into comp: 1, 0 at the end, -1 when
- * it is longer than a name can be. */
-static int next_component(const char **rest, char *comp, size_t size)
+int nd_path_next_component(const char **rest, char *comp, size_t size)
 {
 	const char *p = *rest;
 	size_t len;
@@ -145,7 +143,7 @@ static int open_in_root_by_hand(const char *path, int dir_flag)
 
 	nd_strlcpy(pending, path, sizeof(pending));
 	rest = pending;
-	while ((r = next_component(&rest, comp, sizeof(comp))) > 0) {
+	while ((r = nd_path_next_component(&rest, comp, sizeof(comp))) > 0) {
 		size_t len = strlen(done);
 		struct stat st;
 		ssize_t n;

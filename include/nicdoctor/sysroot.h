@@ -41,6 +41,10 @@ int nd_sysroot_read_alloc(const char *path, char **ret_text, size_t *ret_len);
 /* readlink below the root, basename only ("ixgbe" for .../driver). */
 int nd_sysroot_link_basename(const char *path, char *buf, size_t size);
 
+/* Take the next component of the path *rest into comp (slashes skipped):
+ * 1, 0 at the end, -1 (errno ENAMETOOLONG) when it does not fit. */
+int nd_path_next_component(const char **rest, char *comp, size_t size);
+
 /* Whether a path exists below the root. */
 bool nd_sysroot_exists(const char *path);
 

@@ -87,25 +87,6 @@ static int make_link(const char *dest, const char *path, const char *target)
 	return 0;
 }
 
-/* Take the next component of *rest into comp; false at the end. */
-static bool next_component(const char **rest, char *comp, size_t size)
-{
-	const char *p = *rest;
-	size_t len;
-
-	while (*p == '/')
-		p++;
-	if (!*p)
-		return false;
-	len = strcspn(p, "/");
-	if (len >= size)
-		return false;
-	memcpy(comp, p, len);
-	comp[len] = '\0';
-	*rest = p + len;
-	return true;
-}
-
 /*
  * Recreate path below dest: directories on the way, each symlink with its
  * target text (then followed), and the file at the end.  Mirrors
@@ -120,7 +101,7 @@ static int replicate(const char *dest, const char *path)
 
 	nd_strlcpy(pending, path, sizeof(pending));
 	rest = pending;
-	while (r == 0 && next_component(&rest, comp, sizeof(comp))) {
+	while (r == 0 && nd_path_next_component(&rest, comp, sizeof(comp)) > 0) {
 		struct stat st;
 		ssize_t n;
 

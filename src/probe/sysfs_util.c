@@ -40,25 +40,6 @@ static void path_pop(char *done)
 		*slash = '\0';
 }
 
-/* Take the next component of *rest into comp; false at the end. */
-static bool next_component(const char **rest, char *comp, size_t size)
-{
-	const char *p = *rest;
-	size_t len;
-
-	while (*p == '/')
-		p++;
-	if (!*p)
-		return false;
-	len = strcspn(p, "/");
-	if (len >= size)
-		len = size - 1;
-	memcpy(comp, p, len);
-	comp[len] = '\0';
-	*rest = p + strcspn(p, "/");
-	return true;
-}
-
 int nd_probe_resolve(const char *path, char *buf, size_t size)
 {
 	char done[PATH_MAX] = "", pending[PATH_MAX], comp[NAME_MAX + 1];
@@ -70,7 +51,7 @@ int nd_probe_resolve(const char *path, char *buf, size_t size)
 		return -EINVAL;
 	nd_strlcpy(pending, path, sizeof(pending));
 	rest = pending;
-	while (next_component(&rest, comp, sizeof(comp))) {
+	while (nd_path_next_component(&rest, comp, sizeof(comp)) > 0) {
 		struct stat st;
 		ssize_t n;
 
