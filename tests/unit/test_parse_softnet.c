@@ -13,27 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "raw_fixture.h"
+
 #include "nicdoctor/parse.h"
-
-static char *raw(const char *name)
-{
-	char path[256], *text, *body;
-	long size;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "tests/fixtures/raw/%s", name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)size + 1);
-	assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
-	fclose(f);
-	body = strdup(strchr(text, '\n') + 1);
-	free(text);
-	return body;
-}
 
 static struct nd_softnet *parse_raw(const char *name)
 {
