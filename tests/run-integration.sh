@@ -13,8 +13,10 @@ cd "$(dirname "$0")/integration" || exit 1
 passed=0 failed=0 skipped=0
 for t in t[0-9]*.sh; do
 	[ -f "$t" ] || continue
+	start=$(date +%s)
 	out=$(timeout -k 10 "$SCRIPT_TIMEOUT" sh "$t" 2>&1); rc=$?
 	printf '%s\n' "$out"
+	echo "# $t: $(( $(date +%s) - start )) s"
 	[ $rc -eq 124 ] && echo "FAILED: $t timed out after ${SCRIPT_TIMEOUT}s"
 	p=$(printf '%s\n' "$out" | grep -c '^ok ' ); s=$(printf '%s\n' "$out" | grep -c '^ok .*# SKIP')
 	f=$(printf '%s\n' "$out" | grep -c '^not ok ')
