@@ -3,7 +3,7 @@ test_description='serve against hostile clients: each followed by a stock iperf3
 . ./test-lib.sh
 test_require_cmd python3 iperf3
 
-PORT=57301
+PORT=27301  # below the ephemeral range: no client socket can hold it
 HOSTILE="$TEST_DIR/t5000-hostile.py"
 
 # One server for the whole file: what one hostile client does must not

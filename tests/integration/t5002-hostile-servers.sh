@@ -3,7 +3,7 @@ test_description='bench against hostile servers: a one-line error naming the pro
 . ./test-lib.sh
 test_require_cmd python3
 
-PORT=57331
+PORT=27331  # below the ephemeral range: no client socket can hold it
 HOSTILE="$TEST_DIR/t5000-hostile.py"
 
 # hostile_server CASE: a fresh port each time, wait until it listens.
@@ -16,6 +16,7 @@ hostile_server() {
 		grep -q listening server.out 2>/dev/null && return 0
 		sleep 0.1
 	done
+	echo "hostile server on port $PORT did not start:"; cat server.out
 	return 1
 }
 
@@ -24,7 +25,8 @@ hostile_server() {
 bench_fails() {
 	start=$(date +%s)
 	test_expect_code 4 timeout "$1" "$ND" bench -c 127.0.0.1 -p $PORT -t 1 \
-		--connect-timeout 2000 >bench.out 2>bench.err || return 1
+		--connect-timeout 2000 >bench.out 2>bench.err ||
+		{ cat bench.err server.out; return 1; }
 	end=$(date +%s)
 	cat bench.err
 	test "$(wc -l <bench.err)" -eq 1 &&

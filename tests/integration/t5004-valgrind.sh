@@ -8,7 +8,7 @@ if ldd "$ND" 2>/dev/null | grep -q libasan; then
 	test_skip_all="valgrind cannot run an ASan build"
 fi
 
-PORT=57361
+PORT=27361  # below the ephemeral range: no client socket can hold it
 
 vg() {
 	log=$1
