@@ -169,18 +169,17 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 	return check_combination(o);
 }
 
-/* Pick and validate the interface; 0 or an exit code after the error. */
-static int resolve_iface(struct diagnose_opts *o, char *buf, size_t size)
+int nd_resolve_iface(const char **ifname, char *buf, size_t size)
 {
-	if (!o->ifname) {
+	if (!*ifname) {
 		if (nd_probe_default_iface(buf, size) < 0) {
 			nd_err("no interface given and no default route to take one from");
 			return ND_EXIT_USAGE;
 		}
-		o->ifname = buf;
+		*ifname = buf;
 	}
-	if (nd_ifname_valid(o->ifname) < 0) {
-		nd_err("invalid interface name '%s'", o->ifname);
+	if (nd_ifname_valid(*ifname) < 0) {
+		nd_err("invalid interface name '%s'", *ifname);
 		return ND_EXIT_USAGE;
 	}
 	return 0;
@@ -404,7 +403,7 @@ int cmd_diagnose(int argc, char **argv)
 		return rc < 0 ? ND_EXIT_OK : rc;
 	rc = nd_use_sysroot(o.sysroot);
 	if (!rc)
-		rc = resolve_iface(&o, default_if, sizeof(default_if));
+		rc = nd_resolve_iface(&o.ifname, default_if, sizeof(default_if));
 	if (!rc)
 		rc = build_report(&o, &report, &facts);
 	if (rc)

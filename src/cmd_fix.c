@@ -358,13 +358,10 @@ static int run_plan(struct fix_opts *o)
 
 	if (!plan)
 		return ND_EXIT_ENV;
-	if (!o->ifname) {
-		if (nd_probe_default_iface(default_if, sizeof(default_if)) < 0) {
-			nd_err("no interface given and no default route to take one from");
-			free(plan);
-			return ND_EXIT_USAGE;
-		}
-		o->ifname = default_if;
+	rc = nd_resolve_iface(&o->ifname, default_if, sizeof(default_if));
+	if (rc) {
+		free(plan);
+		return rc;
 	}
 	if (!nd_probe_iface_exists(o->ifname)) {
 		nd_err("no such interface '%s'", o->ifname);

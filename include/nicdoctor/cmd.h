@@ -5,6 +5,8 @@
 #ifndef NICDOCTOR_CMD_H
 #define NICDOCTOR_CMD_H
 
+#include <stddef.h>
+
 int cmd_diagnose(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
@@ -14,5 +16,9 @@ int cmd_checks(int argc, char **argv);
 
 /* Switch to --sysroot DIR (NULL: live); 0 or ND_EXIT_USAGE after the error. */
 int nd_use_sysroot(const char *dir);
+
+/* *ifname, or the default-route interface into buf when NULL; validated.
+ * 0, or ND_EXIT_USAGE after the error. */
+int nd_resolve_iface(const char **ifname, char *buf, size_t size);
 
 #endif
