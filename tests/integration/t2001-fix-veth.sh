@@ -6,18 +6,7 @@ test_require_cmd ip ethtool python3
 
 NS=nd-t2001-$$
 IDS=queues.single,rps.off_single_queue,offload.disabled
-export NICDOCTOR_STATE_DIR="$TRASH/state" NICDOCTOR_ETC_DIR="$TRASH/etc"
-in_ns() { ip netns exec "$NS" "$@"; }
-fix() { in_ns "$ND" fix "$@"; }
-
-# Every value a fix may touch, as the kernel's own tools print them.
-snapshot() {
-	in_ns ethtool -l nda && in_ns ethtool -k nda &&
-	for q in /sys/class/net/nda/queues/rx-*; do
-		printf '%s %s %s\n' "${q##*/}" "$(in_ns cat "$q/rps_cpus")" \
-			"$(in_ns cat "$q/rps_flow_cnt")"
-	done
-}
+. "$TEST_DIR/fix-lib.sh"
 
 # The NIC-local CPUs of a veth are all online CPUs: channel target and mask.
 ONLINE=$(python3 -c '

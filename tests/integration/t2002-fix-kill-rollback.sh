@@ -6,17 +6,7 @@ test_require_cmd ip ethtool python3
 
 NS=nd-t2002-$$
 IDS=queues.single,rps.off_single_queue,offload.disabled
-export NICDOCTOR_STATE_DIR="$TRASH/state" NICDOCTOR_ETC_DIR="$TRASH/etc"
-in_ns() { ip netns exec "$NS" "$@"; }
-fix() { in_ns "$ND" fix "$@"; }
-
-snapshot() {
-	in_ns ethtool -l nda && in_ns ethtool -k nda &&
-	for q in /sys/class/net/nda/queues/rx-*; do
-		printf '%s %s %s\n' "${q##*/}" "$(in_ns cat "$q/rps_cpus")" \
-			"$(in_ns cat "$q/rps_flow_cnt")"
-	done
-}
+. "$TEST_DIR/fix-lib.sh"
 
 rx_channels() {
 	in_ns ethtool -l nda | sed -n '/Current/,$p' | awk '$1 == "RX:" { print $2 }'

@@ -5,10 +5,8 @@ test_require_root
 test_require_cmd ip ethtool python3 sysctl
 
 NS=nd-t2003-$$
-export NICDOCTOR_STATE_DIR="$TRASH/state" NICDOCTOR_ETC_DIR="$TRASH/etc"
+. "$TEST_DIR/fix-lib.sh"
 ETC=$NICDOCTOR_ETC_DIR
-in_ns() { ip netns exec "$NS" "$@"; }
-fix() { in_ns "$ND" fix "$@"; }
 
 # Socket buffer sysctls are per namespace on current kernels, but a kernel
 # where one is global would share it with the host: save the host's values

@@ -1,0 +1,14 @@
+# fix-lib.sh - shared by the fix tests (t2*): sourced after test-lib.sh with
+# NS set.  Journal and persist files go to the test's scratch directory.
+export NICDOCTOR_STATE_DIR="$TRASH/state" NICDOCTOR_ETC_DIR="$TRASH/etc"
+in_ns() { ip netns exec "$NS" "$@"; }
+fix() { in_ns "$ND" fix "$@"; }
+
+# Every value a fix may touch on nda, as the kernel's own tools print them.
+snapshot() {
+	in_ns ethtool -l nda && in_ns ethtool -k nda &&
+	for q in /sys/class/net/nda/queues/rx-*; do
+		printf '%s %s %s\n' "${q##*/}" "$(in_ns cat "$q/rps_cpus")" \
+			"$(in_ns cat "$q/rps_flow_cnt")"
+	done
+}
