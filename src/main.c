@@ -18,10 +18,11 @@ static const struct command commands[] = {
 	{ "diagnose", cmd_diagnose,
 	  "[IF] [--peer HOST[:PORT]] [--duration S] [--no-traffic] [--sysroot DIR]\n"
 	  "                   [--format text|markdown|json|prometheus] [--json] [--redact]\n"
-	  "                   [--skip ID,...] [--only ID,...]" },
-	{ "fix", cmd_fix, "[IF] [--apply] [--only ID,...] [--persist] [--rfs] | --revert [IF]" },
+	  "                   [--skip ID,...] [--only ID,...] [--trial-fixes]" },
+	{ "fix", cmd_fix, "[IF] [--apply] [--only ID,...] [--peer HOST[:PORT]] [--persist]\n"
+	  "                   [--rfs] | --revert [IF]" },
 	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE] [-J] ..." },
-	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--idle-timeout S] [-q]" },
+	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--idle-timeout S] [-q] [--no-share]" },
 	{ "collect", cmd_collect, "IF -o DIR" },
 	{ "checks", cmd_checks, "" },
 };
