@@ -65,7 +65,8 @@ static int parse_format(const char *name, enum nd_format *ret)
 static void diagnose_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: nicdoctor diagnose [IF] [--sysroot DIR] [--format text|markdown|json|prometheus]\n"
+		"usage: nicdoctor diagnose [IF] [--sysroot DIR]\n"
+		"                          [--format text|markdown|json|prometheus]\n"
 		"                          [--json] [--redact] [--skip ID,...] [--only ID,...]\n"
 		"                          [--peer HOST[:PORT]] [--duration S] [--no-traffic]\n"
 		"                          [--trial-fixes]\n"

@@ -16,12 +16,14 @@ struct command {
 
 static const struct command commands[] = {
 	{ "diagnose", cmd_diagnose,
-	  "[IF] [--peer HOST[:PORT]] [--duration S] [--no-traffic] [--sysroot DIR]\n"
-	  "                   [--format text|markdown|json|prometheus] [--json] [--redact]\n"
-	  "                   [--skip ID,...] [--only ID,...] [--trial-fixes]" },
+	  "[IF] [--peer HOST[:PORT]] [--duration S] [--no-traffic]\n"
+	  "                   [--sysroot DIR] [--format text|markdown|json|prometheus]\n"
+	  "                   [--json] [--redact] [--skip ID,...] [--only ID,...]\n"
+	  "                   [--trial-fixes]" },
 	{ "fix", cmd_fix, "[IF] [--apply] [--only ID,...] [--peer HOST[:PORT]] [--persist]\n"
 	  "                   [--rfs] | --revert [IF]" },
-	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE] [-J] ..." },
+	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE]\n"
+	  "                   [-J] ... (iperf3's client flags)" },
 	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--idle-timeout S] [-q] [--no-share]" },
 	{ "collect", cmd_collect, "IF -o DIR" },
 	{ "checks", cmd_checks, "" },
@@ -31,7 +33,10 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: nicdoctor COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < ND_ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].usage);
+		if (*commands[i].usage)
+			fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].usage);
+		else
+			fprintf(out, "  %s\n", commands[i].name);
 	fprintf(out, "\nnicdoctor COMMAND --help for details; see nicdoctor(8)\n");
 }
 
