@@ -12,3 +12,15 @@ snapshot() {
 			"$(in_ns cat "$q/rps_flow_cnt")"
 	done
 }
+
+# The broken veth every fix test starts from: nda/ndb with 4 queues each in
+# $NS, nda cut to 1 RX channel, its RPS mask cleared and GRO off.
+broken_veth() {
+	nd_netns_add "$NS" &&
+	ip -n "$NS" link add nda numrxqueues 4 numtxqueues 4 type veth \
+		peer ndb numrxqueues 4 numtxqueues 4 &&
+	ip -n "$NS" link set nda up && ip -n "$NS" link set ndb up &&
+	in_ns ethtool -L nda rx 1 &&
+	in_ns sh -c "echo 0 > /sys/class/net/nda/queues/rx-0/rps_cpus" &&
+	in_ns ethtool -K nda gro off
+}

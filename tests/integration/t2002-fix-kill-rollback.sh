@@ -15,13 +15,7 @@ rx_channels() {
 [ "$(nproc)" -ge 2 ] || test_skip_all="needs 2 or more CPUs"
 
 test_expect_success 'a broken veth: 1 RX channel of 4, RPS cleared, GRO off' '
-	nd_netns_add "$NS" &&
-	ip -n "$NS" link add nda numrxqueues 4 numtxqueues 4 type veth \
-		peer ndb numrxqueues 4 numtxqueues 4 &&
-	ip -n "$NS" link set nda up && ip -n "$NS" link set ndb up &&
-	in_ns ethtool -L nda rx 1 &&
-	in_ns sh -c "echo 0 > /sys/class/net/nda/queues/rx-0/rps_cpus" &&
-	in_ns ethtool -K nda gro off &&
+	broken_veth &&
 	snapshot >"$TRASH/before"
 '
 

@@ -25,13 +25,7 @@ snapshot() {
 }
 
 test_expect_success 'a broken veth and a small receive buffer in its namespace' '
-	nd_netns_add "$NS" &&
-	ip -n "$NS" link add nda numrxqueues 4 numtxqueues 4 type veth \
-		peer ndb numrxqueues 4 numtxqueues 4 &&
-	ip -n "$NS" link set nda up && ip -n "$NS" link set ndb up &&
-	in_ns ethtool -L nda rx 1 &&
-	in_ns sh -c "echo 0 > /sys/class/net/nda/queues/rx-0/rps_cpus" &&
-	in_ns ethtool -K nda gro off &&
+	broken_veth &&
 	in_ns sysctl -q -w net.ipv4.tcp_rmem="4096 131072 262144" &&
 	snapshot >"$TRASH/before" &&
 	mkdir -p "$ETC/udev/rules.d" &&
