@@ -20,6 +20,13 @@
 #define BUSY_RETRIES 4
 #define BUSY_RETRY_MSEC 300
 
+/* A stock iperf3 -s closes its listening socket after each test and opens
+ * it again for the next one: a run that connects in that gap is refused
+ * (seen on a loaded machine).  Retried for up to a second, so a closed port
+ * still fails quickly. */
+#define REFUSED_RETRIES 5
+#define REFUSED_RETRY_MSEC 200
+
 int nd_peer_parse(const char *arg, char *ret_host, size_t host_size, uint16_t *ret_port)
 {
 	const char *port = NULL, *end = NULL;
@@ -113,7 +120,8 @@ static int run_engine(const struct nd_exp_target *target, int streams, bool reve
 		      double duration_sec, struct nd_engine_result *res, cJSON **ret_view)
 {
 	struct nd_engine_params p;
-	int r = -EBUSY;
+	int busy = 0, refused = 0;
+	int r;
 
 	nd_engine_params_init(&p);
 	p.host = target->host;
@@ -127,16 +135,19 @@ static int run_engine(const struct nd_exp_target *target, int streams, bool reve
 							       : ND_EXP_CONNECT_TIMEOUT_MS;
 	p.want_peer = target->want_peer && ret_view;
 	p.ret_peer = p.want_peer ? ret_view : NULL;
-	for (int attempt = 0; r == -EBUSY && attempt <= BUSY_RETRIES; attempt++) {
-		if (attempt)
-			sleep_msec(BUSY_RETRY_MSEC);
+	for (;;) {
 		if (p.ret_peer) {
 			cJSON_Delete(*p.ret_peer);
 			*p.ret_peer = NULL;
 		}
 		r = nd_engine_run_client(&p, res);
+		if (r == -EBUSY && busy++ < BUSY_RETRIES)
+			sleep_msec(BUSY_RETRY_MSEC);
+		else if (r == -ECONNREFUSED && refused++ < REFUSED_RETRIES)
+			sleep_msec(REFUSED_RETRY_MSEC);
+		else
+			return r;
 	}
-	return r;
 }
 
 /* The far end's per-CPU shares from its payload's "cpus" array. */
