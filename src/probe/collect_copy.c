@@ -97,14 +97,16 @@ static int replicate(const char *dest, const char *path)
 	char done[PATH_MAX] = "", pending[PATH_MAX], comp[NAME_MAX + 1];
 	char target[PATH_MAX], joined[2 * PATH_MAX];
 	const char *rest;
-	int links = 0, r = 0;
+	int links = 0, r = 0, more;
 
 	nd_strlcpy(pending, path, sizeof(pending));
 	rest = pending;
-	while (r == 0 && nd_path_next_component(&rest, comp, sizeof(comp)) > 0) {
+	while (r == 0 && (more = nd_path_next_component(&rest, comp, sizeof(comp))) != 0) {
 		struct stat st;
 		ssize_t n;
 
+		if (more < 0)
+			return 0;	/* longer than any name: never there */
 		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
 			if (comp[1] == '.' && strrchr(done, '/'))
 				*strrchr(done, '/') = '\0';

@@ -45,13 +45,13 @@ int nd_probe_resolve(const char *path, char *buf, size_t size)
 	char done[PATH_MAX] = "", pending[PATH_MAX], comp[NAME_MAX + 1];
 	char full[PATH_MAX], target[PATH_MAX], joined[2 * PATH_MAX];
 	const char *rest;
-	int links = 0;
+	int links = 0, more;
 
 	if (path[0] != '/')
 		return -EINVAL;
 	nd_strlcpy(pending, path, sizeof(pending));
 	rest = pending;
-	while (nd_path_next_component(&rest, comp, sizeof(comp)) > 0) {
+	while ((more = nd_path_next_component(&rest, comp, sizeof(comp))) > 0) {
 		struct stat st;
 		ssize_t n;
 
@@ -87,6 +87,8 @@ int nd_probe_resolve(const char *path, char *buf, size_t size)
 		nd_strlcpy(pending, joined, sizeof(pending));
 		rest = pending;
 	}
+	if (more < 0)
+		return -ENAMETOOLONG;	/* a name no filesystem holds */
 	if (!done[0])
 		strcpy(done, "/");
 	if (strlen(done) >= size)

@@ -3,6 +3,7 @@
  * softnet, sysctls, cpus, tools) run against the sysroot fixtures in
  * tests/fixtures/, and their unknown reasons when a file is missing.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
+#include "../../src/probe/sysfs_util.h"
 
 static struct nd_facts *probe_all(const char *fixture, const char *ifname)
 {
@@ -125,6 +127,32 @@ static void test_missing_files_are_unknown(void **state)
 	free(f);
 }
 
+static void test_path_components(void **state)
+{
+	char comp[8], buf[64], longpath[300];
+	const char *rest = "//sys/class//net/";
+
+	(void)state;
+	assert_int_equal(nd_path_next_component(&rest, comp, sizeof(comp)), 1);
+	assert_string_equal(comp, "sys");
+	assert_int_equal(nd_path_next_component(&rest, comp, sizeof(comp)), 1);
+	assert_string_equal(comp, "class");
+	assert_int_equal(nd_path_next_component(&rest, comp, sizeof(comp)), 1);
+	assert_string_equal(comp, "net");
+	assert_int_equal(nd_path_next_component(&rest, comp, sizeof(comp)), 0);
+	rest = "/toolongname";
+	assert_int_equal(nd_path_next_component(&rest, comp, sizeof(comp)), -1);
+
+	/* A name longer than any filesystem holds is an error, never the path
+	 * resolved so far. */
+	memset(longpath, 'a', sizeof(longpath) - 1);
+	longpath[sizeof(longpath) - 1] = '\0';
+	memcpy(longpath, "/proc/", 6);
+	assert_int_equal(nd_probe_resolve(longpath, buf, sizeof(buf)), -ENAMETOOLONG);
+	assert_int_equal(nd_probe_resolve("/proc/./self/..", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/proc");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_irq_one_cpu),
 		cmocka_unit_test(test_downgraded_82599),
 		cmocka_unit_test(test_missing_files_are_unknown),
+		cmocka_unit_test(test_path_components),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
