@@ -5,11 +5,11 @@
 CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
-PKGS     := libnl-3.0 libnl-genl-3.0 libnl-route-3.0 libpci libcjson
+PKGS     := libnl-3.0 libnl-genl-3.0 libnl-route-3.0 libpci libcjson libarchive
 BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san))
 
 # Debian packages the build and the tests need (`make deps` installs the missing ones).
-DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev pkg-config
+DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev libarchive-dev pkg-config
 DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils valgrind python3 strace procps \
 	     clang-14 libclang-rt-14-dev
 

@@ -2,8 +2,11 @@
  * cmd_common.c - what more than one command does with its arguments: pick
  * and validate the interface, switch to a sysroot.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "nicdoctor/bundle.h"
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
@@ -25,11 +28,39 @@ int nd_resolve_iface(const char **ifname, char *buf, size_t size)
 	return 0;
 }
 
-int nd_use_sysroot(const char *dir)
-{
-	int r = dir ? nd_sysroot_set(dir) : 0;
+static struct nd_bundle sysroot_bundle;
 
-	if (r < 0)
-		nd_err("cannot use sysroot '%s': %s", dir, strerror(-r));
-	return r < 0 ? ND_EXIT_USAGE : 0;
+static void close_bundle(void)
+{
+	nd_bundle_close(&sysroot_bundle);
+}
+
+/* --sysroot PATH: a snapshot or fixture tree, a sosreport or supportconfig
+ * (directory or tarball), or collect --script's tarball.  A tarball is
+ * unpacked privately and removed at exit. */
+int nd_use_sysroot(const char *path)
+{
+	char error[512], origin[sizeof(((struct nd_facts *)0)->origin)];
+	int r;
+
+	if (!path)
+		return 0;
+	r = nd_bundle_open(path, &sysroot_bundle, error, sizeof(error));
+	if (r < 0) {
+		nd_err("cannot use sysroot '%s': %s", path, error);
+		return r == -ENOMEM || r == -EIO ? ND_EXIT_ENV : ND_EXIT_USAGE;
+	}
+	atexit(close_bundle);
+	if (sysroot_bundle.skipped_members)
+		nd_err("note: sysroot '%s': %llu member%s left out, first %s", path,
+			(unsigned long long)sysroot_bundle.skipped_members,
+			sysroot_bundle.skipped_members == 1 ? "" : "s", sysroot_bundle.skipped);
+	r = nd_sysroot_set(sysroot_bundle.root);
+	if (r < 0) {
+		nd_err("cannot use sysroot '%s': %s", path, strerror(-r));
+		return ND_EXIT_USAGE;
+	}
+	nd_bundle_describe(&sysroot_bundle, origin, sizeof(origin));
+	nd_probe_set_origin(sysroot_bundle.kind, origin);
+	return 0;
 }

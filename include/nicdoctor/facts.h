@@ -244,6 +244,9 @@ struct nd_facts {
 	char hostname[64];
 	char kernel[64];
 	bool sysroot;			/* gathered from a snapshot, not live */
+	/* What the sysroot was, for the header: "" live, else "a snapshot",
+	 * "a sosreport (sos 4.2) of web1 taken Mon Jan  8 ...". */
+	char origin[192];
 	bool as_root;
 	struct nd_link link;
 	struct nd_qdisc qdisc;

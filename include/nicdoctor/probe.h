@@ -23,6 +23,10 @@ struct nd_probe_source {
 int nd_probe(const char *ifname, struct nd_facts **ret_facts);
 void nd_facts_free(struct nd_facts *facts);
 
+/* What the sysroot is (an enum nd_bundle_kind) and how the report's header
+ * names it; set once before nd_probe by --sysroot. */
+void nd_probe_set_origin(int bundle_kind, const char *description);
+
 /* Whether the interface exists (live: rtnetlink; sysroot: /sys/class/net/IF). */
 bool nd_probe_iface_exists(const char *ifname);
 

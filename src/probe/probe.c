@@ -27,6 +27,17 @@ static const struct nd_probe_source sources[] = {
 	{ "tools", false, nd_probe_tools },
 };
 
+static struct {
+	int kind;
+	char description[sizeof(((struct nd_facts *)0)->origin)];
+} origin;
+
+void nd_probe_set_origin(int bundle_kind, const char *description)
+{
+	origin.kind = bundle_kind;
+	nd_strlcpy(origin.description, description, sizeof(origin.description));
+}
+
 static void probe_host(struct nd_facts *facts)
 {
 	if (nd_sysroot_read_line("/proc/sys/kernel/hostname", facts->hostname,
@@ -49,6 +60,9 @@ int nd_probe(const char *ifname, struct nd_facts **ret_facts)
 		return -ENOMEM;
 	nd_strlcpy(facts->ifname, ifname, sizeof(facts->ifname));
 	facts->sysroot = !live;
+	if (!live)
+		nd_strlcpy(facts->origin, origin.description[0] ? origin.description : "a snapshot",
+			   sizeof(facts->origin));
 	facts->as_root = live && geteuid() == 0;
 	probe_host(facts);
 	if (!live)
