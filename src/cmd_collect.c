@@ -47,11 +47,11 @@ static int write_netlink_json(int dir_fd, const char *ifname, const struct nd_fa
 /* Open DIR by the rules of nd_snapshot_open_output: exit code or 0. */
 static int open_output(const char *dir, int *ret_fd)
 {
-	const char *refusal;
-	int r = nd_snapshot_open_output(dir, ret_fd, &refusal);
+	char why[96];
+	int r = nd_snapshot_open_output(dir, ret_fd, why, sizeof(why));
 
-	if (r < 0 && refusal) {
-		nd_err("refusing output directory '%s': %s", dir, refusal);
+	if (r < 0 && why[0]) {
+		nd_err("refusing output directory '%s': %s", dir, why);
 		return ND_EXIT_USAGE;
 	}
 	if (r < 0) {

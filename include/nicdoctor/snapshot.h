@@ -14,11 +14,11 @@
  * Open (creating it 0700 when missing) the output directory of collect.
  * An existing one is used only when it is a directory, not a symbolic
  * link, owned by the effective uid, not writable by group or others and
- * empty; otherwise *ret_refusal names the rule it broke and -EEXIST is
- * returned.  Other failures: negative errno, *ret_refusal NULL.  The
- * directory holding path is reached as the caller names it.
+ * empty; otherwise -EEXIST, with the rule it broke in why.  Other
+ * failures: negative errno, why "".  The directory holding path is
+ * reached as the caller names it.
  */
-int nd_snapshot_open_output(const char *path, int *ret_fd, const char **ret_refusal);
+int nd_snapshot_open_output(const char *path, int *ret_fd, char *why, size_t why_size);
 
 /*
  * Below root_fd, paths are "/a/b/c" and every component but the last must

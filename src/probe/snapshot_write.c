@@ -84,22 +84,30 @@ static int is_empty_dir(int fd)
 }
 
 /* The rules an existing (or just made) output directory must pass. */
-static const char *refusal(int fd, const struct stat *st)
+static int check_output(int fd, char *why, size_t why_size)
 {
-	static char owner[64];
+	struct stat st;
 	int empty;
 
-	if (st->st_uid != geteuid()) {
-		snprintf(owner, sizeof(owner), "owned by uid %u, not by uid %u",
-			 (unsigned)st->st_uid, (unsigned)geteuid());
-		return owner;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_uid != geteuid()) {
+		snprintf(why, why_size, "owned by uid %u, not by uid %u",
+			 (unsigned)st.st_uid, (unsigned)geteuid());
+		return -EEXIST;
 	}
-	if (st->st_mode & (S_IWGRP | S_IWOTH))
-		return "writable by group or others";
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		nd_strlcpy(why, "writable by group or others", why_size);
+		return -EEXIST;
+	}
 	empty = is_empty_dir(fd);
-	if (empty == 0)
-		return "not empty";
-	return NULL;
+	if (empty < 0)
+		return empty;
+	if (!empty) {
+		nd_strlcpy(why, "not empty", why_size);
+		return -EEXIST;
+	}
+	return 0;
 }
 
 /* Why an entry that is not a directory cannot be the output directory. */
@@ -112,13 +120,12 @@ static const char *not_dir_refusal(int parent_fd, const char *base)
 	return "not a directory";
 }
 
-int nd_snapshot_open_output(const char *path, int *ret_fd, const char **ret_refusal)
+int nd_snapshot_open_output(const char *path, int *ret_fd, char *why, size_t why_size)
 {
 	char parent[PATH_MAX], base[NAME_MAX + 1];
-	struct stat st;
 	int parent_fd, fd, r;
 
-	*ret_refusal = NULL;
+	why[0] = '\0';
 	r = split_path(path, parent, sizeof(parent), base, sizeof(base));
 	if (r < 0)
 		return r;
@@ -136,22 +143,17 @@ int nd_snapshot_open_output(const char *path, int *ret_fd, const char **ret_refu
 	if (fd < 0) {
 		r = -errno;
 		if (r == -ELOOP || r == -ENOTDIR) {
-			*ret_refusal = not_dir_refusal(parent_fd, base);
+			nd_strlcpy(why, not_dir_refusal(parent_fd, base), why_size);
 			r = -EEXIST;
 		}
 		close(parent_fd);
 		return r;
 	}
 	close(parent_fd);
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
+	r = check_output(fd, why, why_size);
+	if (r < 0) {
 		close(fd);
 		return r;
-	}
-	*ret_refusal = refusal(fd, &st);
-	if (*ret_refusal) {
-		close(fd);
-		return -EEXIST;
 	}
 	*ret_fd = fd;
 	return 0;

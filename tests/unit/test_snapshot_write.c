@@ -67,53 +67,59 @@ static void assert_file(const char *name, const char *want)
 	assert_string_equal(got, want);
 }
 
-static int open_out(const char *name, int *fd, const char **why)
+static char why[96];
+
+static int open_out(const char *name, int *fd)
 {
 	char path[256];
 
 	at(path, sizeof(path), name);
-	return nd_snapshot_open_output(path, fd, why);
+	return nd_snapshot_open_output(path, fd, why, sizeof(why));
 }
 
 static void test_new_and_refused(void **state)
 {
 	char path[256];
-	const char *why;
 	struct stat st;
 	int fd;
 
 	(void)state;
-	assert_int_equal(open_out("new/", &fd, &why), 0);
+	assert_int_equal(open_out("new/", &fd), 0);
 	close(fd);
 	at(path, sizeof(path), "new");
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(st.st_mode & 077, 0);	/* made 0700 */
 	/* empty and ours: accepted again */
-	assert_int_equal(open_out("new", &fd, &why), 0);
+	assert_int_equal(open_out("new", &fd), 0);
 	close(fd);
 	put("new/x", "x\n");
-	assert_int_equal(open_out("new", &fd, &why), -EEXIST);
+	assert_int_equal(open_out("new", &fd), -EEXIST);
 	assert_string_equal(why, "not empty");
 	at(path, sizeof(path), "open");
 	assert_int_equal(mkdir(path, 0700), 0);
 	assert_int_equal(chmod(path, 01777), 0);
-	assert_int_equal(open_out("open", &fd, &why), -EEXIST);
+	assert_int_equal(open_out("open", &fd), -EEXIST);
 	assert_string_equal(why, "writable by group or others");
-	assert_int_equal(open_out("missing/out", &fd, &why), -ENOENT);
-	assert_null(why);
+	at(path, sizeof(path), "link");
+	assert_int_equal(symlink("new", path), 0);
+	assert_int_equal(open_out("link", &fd), -EEXIST);
+	assert_string_equal(why, "a symbolic link");
+	assert_int_equal(open_out("new/x", &fd), -EEXIST);
+	assert_string_equal(why, "not a directory");
+	assert_int_equal(open_out("missing/out", &fd), -ENOENT);
+	assert_string_equal(why, "");
 }
 
 static void test_no_write_through_links(void **state)
 {
 	char path[256], victim[256];
-	const char *why;
 	int fd;
 
 	(void)state;
 	put("victim", "precious\n");
 	at(victim, sizeof(victim), "victim");
-	assert_int_equal(open_out("snap", &fd, &why), 0);
+	assert_int_equal(open_out("snap", &fd), 0);
 	assert_int_equal(nd_snapshot_mkdir(fd, "/proc"), 0);
 	/* a link collect made (as /sys's own) is never walked through */
 	assert_int_equal(nd_snapshot_symlink(fd, "/proc/net", scratch), 0);
