@@ -22,60 +22,43 @@
 #include "nicdoctor/snapshot.h"
 #include "nicdoctor/sysroot.h"
 
-static int mkdir_p(const char *dir)
+/* DIR/ethtool/IF.json: what netlink knows, written under a temporary name. */
+static int write_netlink_json(int dir_fd, const char *ifname, const struct nd_facts *facts)
 {
-	char path[4096];
-
-	if (nd_strlcpy(path, dir, sizeof(path)) >= sizeof(path))
-		return -ENAMETOOLONG;
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* Write text to DIR/ethtool/IF.json through a temporary file and rename. */
-static int write_netlink_json(const char *dir, const char *ifname, const struct nd_facts *facts)
-{
-	char sub[4096], path[4200], tmp[4300];
 	cJSON *json = nd_facts_netlink_to_json(facts);
 	char *text = json ? cJSON_Print(json) : NULL;
-	FILE *out;
-	int r = 0;
+	char path[64];
+	size_t len;
+	int r;
 
 	cJSON_Delete(json);
 	if (!text)
 		return -ENOMEM;
-	if (strlen(dir) > sizeof(sub) - 16) {
-		free(text);
-		return -ENAMETOOLONG;
-	}
-	snprintf(sub, sizeof(sub), "%s/ethtool", dir);
-	snprintf(path, sizeof(path), "%s/%s.json", sub, ifname);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	r = mkdir_p(sub);
-	if (!r) {
-		out = fopen(tmp, "w");
-		if (!out) {
-			r = -errno;
-		} else {
-			int written = fprintf(out, "%s\n", text);
-
-			if (fclose(out) != 0 || written < 0)
-				r = -EIO;
-			else if (rename(tmp, path) < 0)
-				r = -errno;
-		}
-	}
+	snprintf(path, sizeof(path), "/ethtool/%s.json", ifname);
+	len = strlen(text);
+	text[len] = '\n';	/* over cJSON's NUL: the file is written by length */
+	r = nd_snapshot_mkdir(dir_fd, "/ethtool");
+	if (r == 0)
+		r = nd_snapshot_write_replace(dir_fd, path, text, len + 1);
 	free(text);
 	return r;
+}
+
+/* Open DIR by the rules of nd_snapshot_open_output: exit code or 0. */
+static int open_output(const char *dir, int *ret_fd)
+{
+	char why[96];
+	int r = nd_snapshot_open_output(dir, ret_fd, why, sizeof(why));
+
+	if (r < 0 && why[0]) {
+		nd_err("refusing output directory '%s': %s", dir, why);
+		return ND_EXIT_USAGE;
+	}
+	if (r < 0) {
+		nd_err("cannot create '%s': %s", dir, strerror(-r));
+		return ND_EXIT_ENV;
+	}
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, const char **ret_if, const char **ret_dir)
@@ -116,7 +99,7 @@ int cmd_collect(int argc, char **argv)
 {
 	const char *ifname = NULL, *dir = NULL;
 	struct nd_facts *facts;
-	int r, rc = parse_args(argc, argv, &ifname, &dir);
+	int dir_fd = -1, r, rc = parse_args(argc, argv, &ifname, &dir);
 
 	if (rc)
 		return rc < 0 ? ND_EXIT_OK : rc;
@@ -132,16 +115,16 @@ int cmd_collect(int argc, char **argv)
 		nd_err("cannot probe '%s': %s", ifname, strerror(-r));
 		return ND_EXIT_ENV;
 	}
-	r = mkdir_p(dir);
-	if (r < 0)
-		nd_err("cannot create '%s': %s", dir, strerror(-r));
-	if (!r && (r = nd_snapshot_copy_sysfs(ifname, dir, facts)) < 0)
+	rc = open_output(dir, &dir_fd);
+	if (!rc && (r = nd_snapshot_copy_sysfs(ifname, dir_fd, facts)) < 0)
 		nd_err("cannot copy /sys and /proc files into '%s': %s", dir, strerror(-r));
-	if (!r && (r = write_netlink_json(dir, ifname, facts)) < 0)
+	if (!rc && !r && (r = write_netlink_json(dir_fd, ifname, facts)) < 0)
 		nd_err("cannot write '%s/ethtool/%s.json': %s", dir, ifname, strerror(-r));
-	if (!r)
+	if (!rc && !r)
 		printf("snapshot of %s written to %s\n", ifname, dir);
+	if (dir_fd >= 0)
+		close(dir_fd);
 	nd_sysroot_record_clear();
 	nd_facts_free(facts);
-	return r < 0 ? ND_EXIT_ENV : ND_EXIT_OK;
+	return rc ? rc : r < 0 ? ND_EXIT_ENV : ND_EXIT_OK;
 }

@@ -28,43 +28,8 @@ static const char *const pci_files[] = {
 	"current_link_width", "max_link_speed", "max_link_width", "driver", "msi_irqs",
 };
 
-static int make_dir(const char *dest, const char *path)
-{
-	char full[PATH_MAX * 2];
-
-	snprintf(full, sizeof(full), "%s%s", dest, path);
-	if (mkdir(full, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static int write_file(const char *dest, const char *path, const char *data, size_t len)
-{
-	char full[PATH_MAX * 2];
-	int fd;
-
-	snprintf(full, sizeof(full), "%s%s", dest, path);
-	fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, data + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int r = -errno;
-
-			close(fd);
-			return r;
-		}
-		done += (size_t)n;
-	}
-	return close(fd) < 0 ? -errno : 0;
-}
-
 /* Copy one live regular file; unreadable ones are skipped, not fatal. */
-static int copy_file(const char *dest, const char *path)
+static int copy_file(int dest_fd, const char *path)
 {
 	char *text;
 	size_t len;
@@ -72,27 +37,19 @@ static int copy_file(const char *dest, const char *path)
 
 	if (r < 0)
 		return 0;
-	r = write_file(dest, path, text, len);
+	r = nd_snapshot_write(dest_fd, path, text, len);
 	free(text);
 	return r;
 }
 
-static int make_link(const char *dest, const char *path, const char *target)
-{
-	char full[PATH_MAX * 2];
-
-	snprintf(full, sizeof(full), "%s%s", dest, path);
-	if (symlink(target, full) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /*
- * Recreate path below dest: directories on the way, each symlink with its
- * target text (then followed), and the file at the end.  Mirrors
- * nd_probe_resolve so that the snapshot resolves exactly as /sys does.
+ * Recreate path below dest_fd: directories on the way, each symlink with its
+ * target text (then followed in the live tree, and the walk goes on at the
+ * target's own path, so nothing below dest_fd is written through a link),
+ * and the file at the end.  Mirrors nd_probe_resolve so that the snapshot
+ * resolves exactly as /sys does.
  */
-static int replicate(const char *dest, const char *path)
+static int replicate(int dest_fd, const char *path)
 {
 	char done[PATH_MAX] = "", pending[PATH_MAX], comp[NAME_MAX + 1];
 	char target[PATH_MAX], joined[2 * PATH_MAX];
@@ -119,18 +76,18 @@ static int replicate(const char *dest, const char *path)
 		if (lstat(done, &st) < 0)
 			return 0;	/* gone or never there: nothing to copy */
 		if (S_ISDIR(st.st_mode)) {
-			r = make_dir(dest, done);
+			r = nd_snapshot_mkdir(dest_fd, done);
 		} else if (S_ISREG(st.st_mode)) {
-			return *rest ? 0 : copy_file(dest, done);
+			return *rest ? 0 : copy_file(dest_fd, done);
 		} else if (S_ISLNK(st.st_mode) && (!strcmp(done, "/proc/net") || !strcmp(done, "/proc/self"))) {
 			/* Per-process links: a snapshot holds the collector's view as a plain directory. */
-			r = make_dir(dest, done);
+			r = nd_snapshot_mkdir(dest_fd, done);
 		} else if (S_ISLNK(st.st_mode)) {
 			n = readlink(done, target, sizeof(target) - 1);
 			if (n < 0 || ++links > COPY_MAX_LINKS)
 				return 0;
 			target[n] = '\0';
-			r = make_link(dest, done, target);
+			r = nd_snapshot_symlink(dest_fd, done, target);
 			if (target[0] == '/')
 				done[0] = '\0';
 			else
@@ -146,12 +103,12 @@ static int replicate(const char *dest, const char *path)
 }
 
 /* A listed directory: its subdirectories and links; files only in msi_irqs/. */
-static int replicate_listing(const char *dest, const char *dir)
+static int replicate_listing(int dest_fd, const char *dir)
 {
 	bool copy_files = strstr(dir, "/msi_irqs") != NULL;
 	struct dirent *ent;
 	DIR *d;
-	int r = replicate(dest, dir);
+	int r = replicate(dest_fd, dir);
 
 	if (r < 0 || !strcmp(dir, "/proc"))
 		return r;	/* /proc: only the comm files the probe read */
@@ -165,7 +122,7 @@ static int replicate_listing(const char *dest, const char *dir)
 			continue;
 		snprintf(child, sizeof(child), "%s/%s", dir, ent->d_name);
 		if (ent->d_type == DT_DIR || ent->d_type == DT_LNK || copy_files)
-			r = replicate(dest, child);
+			r = replicate(dest_fd, child);
 	}
 	closedir(d);
 	return r;
@@ -181,7 +138,7 @@ static bool proc_comm_wanted(const char *path)
 	return nd_sysroot_read_line(path, comm, sizeof(comm)) == 0 && !strcmp(comm, "irqbalance");
 }
 
-static int copy_recorded(const char *dest)
+static int copy_recorded(int dest_fd)
 {
 	const char *path;
 	int r = 0;
@@ -192,14 +149,14 @@ static int copy_recorded(const char *dest)
 		if (!strncmp(path, "/proc/", 6) && strstr(path, "/comm") && !proc_comm_wanted(path))
 			continue;
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			r = replicate_listing(dest, path);
+			r = replicate_listing(dest_fd, path);
 		else
-			r = replicate(dest, path);
+			r = replicate(dest_fd, path);
 	}
 	return r;
 }
 
-static int copy_pci_function(const char *dest, const struct nd_pcie_link *link)
+static int copy_pci_function(int dest_fd, const struct nd_pcie_link *link)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 32];
 	int r;
@@ -207,27 +164,27 @@ static int copy_pci_function(const char *dest, const struct nd_pcie_link *link)
 	if (!link->address[0])
 		return 0;
 	snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s", link->address);
-	r = replicate(dest, dir);
+	r = replicate(dest_fd, dir);
 	for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(pci_files); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, pci_files[i]);
-		r = !strcmp(pci_files[i], "msi_irqs") ? replicate_listing(dest, path) : replicate(dest, path);
+		r = !strcmp(pci_files[i], "msi_irqs") ? replicate_listing(dest_fd, path) : replicate(dest_fd, path);
 	}
 	return r;
 }
 
-static int copy_pci(const char *dest, const struct nd_pci *pci)
+static int copy_pci(int dest_fd, const struct nd_pci *pci)
 {
-	int r = copy_pci_function(dest, &pci->dev);
+	int r = copy_pci_function(dest_fd, &pci->dev);
 
 	for (unsigned i = 0; r == 0 && i < pci->n_upstream && i < ND_MAX_PCI_CHAIN; i++)
-		r = copy_pci_function(dest, &pci->upstream[i]);
+		r = copy_pci_function(dest_fd, &pci->upstream[i]);
 	for (unsigned i = 0; r == 0 && i < pci->n_siblings && i < ND_MAX_SIBLINGS; i++)
-		r = copy_pci_function(dest, &pci->siblings[i]);
+		r = copy_pci_function(dest_fd, &pci->siblings[i]);
 	return r;
 }
 
 /* What the sources read, in case recording was off: the fixed paths. */
-static int copy_fixed(const char *ifname, const char *dest, const struct nd_facts *facts)
+static int copy_fixed(const char *ifname, int dest_fd, const struct nd_facts *facts)
 {
 	static const char *const fixed[] = {
 		"/proc/interrupts", "/proc/net/softnet_stat", "/proc/1/comm",
@@ -241,13 +198,13 @@ static int copy_fixed(const char *ifname, const char *dest, const struct nd_fact
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(fixed); i++)
-		r = replicate(dest, fixed[i]);
+		r = replicate(dest_fd, fixed[i]);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
 	if (r == 0)
-		r = replicate(dest, path);
+		r = replicate(dest_fd, path);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
 	if (r == 0)
-		r = replicate_listing(dest, path);
+		r = replicate_listing(dest_fd, path);
 	for (unsigned i = 0; r == 0 && i < facts->irqs.count && i < ND_MAX_IRQS; i++) {
 		static const char *const files[] = {
 			"smp_affinity_list", "effective_affinity_list", "affinity_hint",
@@ -255,43 +212,38 @@ static int copy_fixed(const char *ifname, const char *dest, const struct nd_fact
 
 		for (size_t f = 0; r == 0 && f < ND_ARRAY_SIZE(files); f++) {
 			snprintf(path, sizeof(path), "/proc/irq/%u/%s", facts->irqs.irq[i].irq, files[f]);
-			r = replicate(dest, path);
+			r = replicate(dest_fd, path);
 		}
 	}
 	return r;
 }
 
-static int write_tools(const char *dest, const struct nd_facts *facts)
+static int write_tools(int dest_fd, const struct nd_facts *facts)
 {
 	char line[64];
 	int r;
 
 	if (!facts->tools.iperf3.known)
 		return 0;
-	r = make_dir(dest, "/tools");
+	r = nd_snapshot_mkdir(dest_fd, "/tools");
 	if (r < 0)
 		return r;
 	snprintf(line, sizeof(line), "iperf %s\n", facts->tools.iperf3_version);
-	return write_file(dest, "/tools/iperf3-version", line, strlen(line));
+	return nd_snapshot_write(dest_fd, "/tools/iperf3-version", line, strlen(line));
 }
 
-int nd_snapshot_copy_sysfs(const char *ifname, const char *dest_dir, const struct nd_facts *facts)
+int nd_snapshot_copy_sysfs(const char *ifname, int dest_fd, const struct nd_facts *facts)
 {
-	char dest[PATH_MAX];
 	int r;
 
 	if (!nd_sysroot_is_live())
 		return -EINVAL;		/* a snapshot is taken of the live system only */
-	if (!realpath(dest_dir, dest))
-		return -errno;
-	if (!strcmp(dest, "/"))
-		return -EINVAL;
-	r = copy_recorded(dest);
+	r = copy_recorded(dest_fd);
 	if (r == 0)
-		r = copy_fixed(ifname, dest, facts);
+		r = copy_fixed(ifname, dest_fd, facts);
 	if (r == 0)
-		r = copy_pci(dest, &facts->pci);
+		r = copy_pci(dest_fd, &facts->pci);
 	if (r == 0)
-		r = write_tools(dest, facts);
+		r = write_tools(dest_fd, facts);
 	return r;
 }

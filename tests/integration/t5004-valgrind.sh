@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='diagnose, bench and serve under valgrind: no leaks, no invalid reads'
+test_description='diagnose, collect, bench and serve under valgrind: no leaks, no invalid reads'
 . ./test-lib.sh
 test_require_cmd valgrind python3
 # An AddressSanitizer build (make check SAN=1) cannot run under valgrind;
@@ -45,6 +45,23 @@ test_expect_success 'live diagnose of lo without traffic' '
 	vg live.vg "$ND" diagnose lo --no-traffic --json >live.json
 	rc=$?
 	test $rc -le 2 && clean live.vg
+'
+
+test_expect_success 'collect of lo, then diagnose of that snapshot' '
+	vg collect.vg "$ND" collect lo -o "$TRASH/snap" >collect.out &&
+	clean collect.vg && test -f "$TRASH/snap/ethtool/lo.json" &&
+	vg snapdiag.vg "$ND" diagnose lo --sysroot "$TRASH/snap" --json >snap.json
+	rc=$?
+	test $rc -le 2 && clean snapdiag.vg
+'
+
+test_expect_success 'collect refusing a non-empty directory, and a missing parent' '
+	vg refuse.vg "$ND" collect lo -o "$TRASH/snap" 2>refuse.err
+	rc=$?
+	test $rc = 3 && grep -q "not empty" refuse.err && clean refuse.vg &&
+	vg noparent.vg "$ND" collect lo -o "$TRASH/nosuch/snap" 2>noparent.err
+	rc=$?
+	test $rc = 4 && clean noparent.vg
 '
 
 test_expect_success 'bench against serve, both under valgrind' '
