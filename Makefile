@@ -6,7 +6,8 @@ CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 PKGS     := libnl-3.0 libnl-genl-3.0 libnl-route-3.0 libpci libcjson libarchive
-BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san))
+# CC=clang with SAN=1 builds in build-san-clang/, beside gcc's build-san/.
+BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san$(if $(findstring clang,$(CC)),-clang)))
 
 # Debian packages the build and the tests need (`make deps` installs the missing ones).
 DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev libarchive-dev pkg-config
@@ -15,9 +16,12 @@ DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils valgrind pytho
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -pthread
+# float-cast-overflow is not part of -fsanitize=undefined in gcc or clang:
+# a double out of an integer's range cast to it is undefined behaviour.
 ifneq ($(SAN),)
-CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDFLAGS  += -fsanitize=address,undefined
+CFLAGS   += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined,float-cast-overflow
+LDFLAGS  += -fsanitize=address,undefined,float-cast-overflow
 endif
 FUZZ_CC  ?= $(shell command -v clang-14 >/dev/null 2>&1 && echo clang-14 || echo clang)
 # FUZZ=1 (set by `make fuzz`): clang, coverage for libFuzzer, objects in build-fuzz/.
