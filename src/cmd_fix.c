@@ -275,23 +275,16 @@ static int load_earlier(const char *ifname, struct nd_fix_journal_set *set)
 
 /* Journal first (fsync'd), then step by step (kind by kind with a peer). */
 static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o,
-		      const struct nd_fix_baseline *base)
+		      const struct nd_fix_baseline *base, const struct nd_fix_journal_set *earlier)
 {
 	struct nd_fix_journal *j = calloc(1, sizeof(*j));
 	struct nd_fix_outcome out = { .failed_index = -1 };
-	struct nd_fix_journal_set earlier;
 	char why[320];
 	int r, rc;
 
 	if (!j)
 		return ND_EXIT_ENV;
-	rc = load_earlier(plan->ifname, &earlier);
-	if (rc) {
-		free(j);
-		return rc;
-	}
-	r = nd_fix_journal_capture_after(j, plan, &earlier, why, sizeof(why));
-	nd_fix_journal_set_free(&earlier);
+	r = nd_fix_journal_capture_after(j, plan, earlier, why, sizeof(why));
 	if (r < 0) {
 		nd_err("%s", why);
 		rc = ND_EXIT_ENV;
@@ -418,6 +411,7 @@ static int run_plan(struct fix_opts *o)
 {
 	struct nd_fix_plan *plan = calloc(1, sizeof(*plan));
 	struct nd_fix_baseline base = { 0 };
+	struct nd_fix_journal_set earlier = { 0 };
 	char default_if[ND_IFNAMSIZ];
 	int rc;
 
@@ -433,16 +427,20 @@ static int run_plan(struct fix_opts *o)
 		free(plan);
 		return ND_EXIT_USAGE;
 	}
-	rc = measure_baseline(o, &base);
+	/* Before anything is measured or planned: a killed apply comes first. */
+	rc = o->apply ? load_earlier(o->ifname, &earlier) : 0;
+	if (rc == 0)
+		rc = measure_baseline(o, &base);
 	if (rc == 0)
 		rc = make_plan(o, base.rtt_usec, plan);
 	if (rc == 0) {
 		nd_render_fix_plan(plan, !o->apply, stdout);
 		if (o->apply && plan->n_steps)
-			rc = apply_plan(plan, o, o->peer ? &base : NULL);
+			rc = apply_plan(plan, o, o->peer ? &base : NULL, &earlier);
 		else if (o->persist && plan->n_steps)
 			preview_persist(plan);
 	}
+	nd_fix_journal_set_free(&earlier);
 	free(plan);
 	return rc;
 }
