@@ -17,14 +17,34 @@
 #include "nicdoctor/common.h"
 #include "fixes.h"
 
-int nd_fix_journal_capture(struct nd_fix_journal *j, const struct nd_fix_plan *plan,
-			   char *ret_why, size_t why_size)
+/* The original a pending earlier journal recorded for this knob, oldest
+ * journal first (the set is newest first); NULL when none touched it. */
+static const char *first_original(const struct nd_fix_journal_set *earlier,
+				  const struct nd_fix_step *p)
+{
+	for (unsigned k = earlier ? earlier->n : 0; k-- > 0;) {
+		const struct nd_fix_journal *e = earlier->j[k];
+
+		if (!strcmp(e->state, "reverted"))
+			continue;
+		for (unsigned i = 0; i < e->n_steps; i++)
+			if (e->steps[i].kind && !strcmp(e->steps[i].kind->name, p->kind->name) &&
+			    !strcmp(e->steps[i].key, p->key))
+				return e->steps[i].current;
+	}
+	return NULL;
+}
+
+int nd_fix_journal_capture_after(struct nd_fix_journal *j, const struct nd_fix_plan *plan,
+				 const struct nd_fix_journal_set *earlier, char *ret_why,
+				 size_t why_size)
 {
 	nd_strlcpy(j->ifname, plan->ifname, sizeof(j->ifname));
 	j->n_steps = 0;
 	for (unsigned i = 0; i < plan->n_steps; i++) {
 		const struct nd_fix_step *p = &plan->steps[i];
 		struct nd_fix_step *s = &j->steps[j->n_steps];
+		const char *first;
 		int r;
 
 		*s = *p;
@@ -35,11 +55,50 @@ int nd_fix_journal_capture(struct nd_fix_journal *j, const struct nd_fix_plan *p
 			return r;
 		}
 		/* Right already (changed since the probe): nothing to write or restore. */
-		if (strcmp(s->current, s->target))
-			j->n_steps++;
+		if (!strcmp(s->current, s->target))
+			continue;
+		first = first_original(earlier, p);
+		if (first)
+			nd_strlcpy(s->current, first, sizeof(s->current));
+		j->n_steps++;
 	}
 	return 0;
 }
+
+int nd_fix_journal_capture(struct nd_fix_journal *j, const struct nd_fix_plan *plan,
+			   char *ret_why, size_t why_size)
+{
+	return nd_fix_journal_capture_after(j, plan, NULL, ret_why, why_size);
+}
+
+static int os_get(const struct nd_fix_step *s, const char *ifname, char *ret_value, size_t size,
+		  void *arg)
+{
+	(void)arg;
+	return s->kind->get(ifname, s->key, ret_value, size);
+}
+
+static int os_set(const struct nd_fix_step *s, const char *ifname, const char *value, void *arg)
+{
+	(void)arg;
+	return s->kind->set(ifname, s->key, value);
+}
+
+static int os_put_file(const char *path, const char *text, void *arg)
+{
+	(void)arg;
+	return nd_fix_write_durable(path, text, 0644);
+}
+
+static int os_remove_file(const char *path, void *arg)
+{
+	(void)arg;
+	if (unlink(path) == 0)
+		return nd_fix_fsync_parent(path);
+	return errno == ENOENT ? 0 : -errno;
+}
+
+const struct nd_fix_io nd_fix_io_os = { os_get, os_set, os_put_file, os_remove_file, NULL };
 
 /* A test hook: stop after the N-th step (1-based) so a test can SIGKILL
  * between two steps and check that --revert copes. */
@@ -57,10 +116,11 @@ static void test_pause_after(unsigned steps_done)
 
 /* Put one step back to `value`: read, skip if equal, write, read back.
  * 1 when nothing had to be written, 0 when written, negative errno. */
-static int put_value(struct nd_fix_journal *j, const struct nd_fix_step *s, const char *value,
-		     char *now, size_t now_size, char *detail, size_t detail_size)
+static int put_value(const struct nd_fix_io *io, struct nd_fix_journal *j,
+		     const struct nd_fix_step *s, const char *value, char *now, size_t now_size,
+		     char *detail, size_t detail_size)
 {
-	int r = s->kind->get(j->ifname, s->key, now, now_size);
+	int r = io->get(s, j->ifname, now, now_size, io->arg);
 
 	if (r < 0) {
 		snprintf(detail, detail_size, "cannot read %s: %s", s->what, strerror(-r));
@@ -68,13 +128,13 @@ static int put_value(struct nd_fix_journal *j, const struct nd_fix_step *s, cons
 	}
 	if (!strcmp(now, value))
 		return 1;
-	r = s->kind->set(j->ifname, s->key, value);
+	r = io->set(s, j->ifname, value, io->arg);
 	if (r < 0) {
 		snprintf(detail, detail_size, "cannot set %s to %s: %s", s->what, value,
 			 strerror(-r));
 		return r;
 	}
-	r = s->kind->get(j->ifname, s->key, now, now_size);
+	r = io->get(s, j->ifname, now, now_size, io->arg);
 	if (r < 0) {
 		snprintf(detail, detail_size, "cannot read %s back: %s", s->what, strerror(-r));
 		return r;
@@ -96,7 +156,8 @@ static int undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 
 	for (unsigned i = last; i-- > first;) {
 		const struct nd_fix_step *s = &j->steps[i];
-		int r = put_value(j, s, s->current, now, sizeof(now), detail, sizeof(detail));
+		int r = put_value(&nd_fix_io_os, j, s, s->current, now, sizeof(now), detail,
+				  sizeof(detail));
 
 		if (cb)
 			cb(s, i, phase, r, now, cb_arg);
@@ -130,7 +191,7 @@ int nd_fix_apply_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 	for (i = first; i < last; i++) {
 		const struct nd_fix_step *s = &j->steps[i];
 
-		r = put_value(j, s, s->target, now, sizeof(now), out->failed_detail,
+		r = put_value(&nd_fix_io_os, j, s, s->target, now, sizeof(now), out->failed_detail,
 			      sizeof(out->failed_detail));
 		if (cb)
 			cb(s, i, ND_FIX_APPLY, r, now, cb_arg);
@@ -160,6 +221,12 @@ int nd_fix_apply_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 int nd_fix_revert(struct nd_fix_journal *j, nd_fix_step_cb cb, void *cb_arg,
 		  struct nd_fix_outcome *out)
 {
+	return nd_fix_revert_io(j, &nd_fix_io_os, cb, cb_arg, out);
+}
+
+int nd_fix_revert_io(struct nd_fix_journal *j, const struct nd_fix_io *io, nd_fix_step_cb cb,
+		     void *cb_arg, struct nd_fix_outcome *out)
+{
 	char now[ND_FIX_VALUE_LEN], detail[sizeof(out->failed_detail)];
 	unsigned failed_file = 0;
 	int worst = 0, r;
@@ -168,7 +235,7 @@ int nd_fix_revert(struct nd_fix_journal *j, nd_fix_step_cb cb, void *cb_arg,
 	for (unsigned i = j->n_steps; i-- > 0;) {
 		const struct nd_fix_step *s = &j->steps[i];
 
-		r = put_value(j, s, s->current, now, sizeof(now), detail, sizeof(detail));
+		r = put_value(io, j, s, s->current, now, sizeof(now), detail, sizeof(detail));
 		if (cb)
 			cb(s, i, ND_FIX_REVERT, r, now, cb_arg);
 		if (r == 0)
@@ -182,7 +249,7 @@ int nd_fix_revert(struct nd_fix_journal *j, nd_fix_step_cb cb, void *cb_arg,
 			nd_strlcpy(out->failed_detail, detail, sizeof(out->failed_detail));
 		}
 	}
-	r = nd_fix_persist_restore(j, &failed_file);
+	r = nd_fix_persist_restore_io(j, io, &failed_file);
 	if (r < 0 && !worst) {
 		worst = r;
 		out->error = r;

@@ -92,6 +92,11 @@ static int channels_persist(const char *udev_match, const struct nd_fix_step *st
 	return nd_fix_knob_persist(&channels, step, out);
 }
 
+static int channels_check(const char *key, const char *value)
+{
+	return nd_fix_knob_check(&channels, key, value);
+}
+
 static const char *const channels_checks[] = { "queues.single", "queues.below_cpus", NULL };
 
 const struct nd_fix_kind nd_fix_kind_channels = {
@@ -101,4 +106,5 @@ const struct nd_fix_kind nd_fix_kind_channels = {
 	.get = channels_get,
 	.set = channels_set,
 	.persist = channels_persist,
+	.check = channels_check,
 };

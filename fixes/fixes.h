@@ -19,6 +19,9 @@ bool nd_fix_finding_wants(const struct nd_fix_kind *kind, const struct nd_findin
 /* Parse a canonical unsigned ("4"); -EINVAL when it is not one. */
 int nd_fix_parse_unsigned(const char *text, unsigned *ret_value);
 
+/* A non-empty text made of these characters only (journal_check.c). */
+bool nd_fix_chars_only(const char *text, const char *allowed);
+
 /* knob.c: u32 ethtool settings (channels, rings) as a table. */
 struct nd_fix_knob {
 	const char *key;		/* also the ethtool -L / -G word */
@@ -41,6 +44,8 @@ int nd_fix_knob_get(const struct nd_fix_knobs *g, const char *ifname, const char
 		    char *ret_value, size_t size);
 int nd_fix_knob_set(const struct nd_fix_knobs *g, const char *ifname, const char *key,
 		    const char *value);
+/* A knob of the table and an unsigned value: what a journal may name. */
+int nd_fix_knob_check(const struct nd_fix_knobs *g, const char *key, const char *value);
 int nd_fix_knob_persist(const struct nd_fix_knobs *g, const struct nd_fix_step *step,
 			struct nd_fix_persist_text *out);
 

@@ -133,6 +133,16 @@ static int irq_persist(const char *udev_match, const struct nd_fix_step *step,
 			      irq, udev_match, step->target, irq);
 }
 
+/* /proc/irq/N/smp_affinity_list and a CPU list ("0-3,8"). */
+static int irq_check(const char *key, const char *value)
+{
+	unsigned irq;
+
+	if (key_irq(key, &irq) < 0 || !nd_fix_chars_only(value, "0123456789,-"))
+		return -EINVAL;
+	return 0;
+}
+
 static const char *const irq_checks[] = { "irq.concentrated", "irq.remote_numa", NULL };
 
 const struct nd_fix_kind nd_fix_kind_irq_affinity = {
@@ -142,4 +152,5 @@ const struct nd_fix_kind nd_fix_kind_irq_affinity = {
 	.get = irq_get,
 	.set = irq_set,
 	.persist = irq_persist,
+	.check = irq_check,
 };

@@ -4,7 +4,6 @@
  * everything back even after the applying process was killed.  JSON via
  * cJSON, one file per apply: STATE_DIR/journal-<usec>-<IF>.json.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -121,55 +120,6 @@ int nd_fix_journal_write(struct nd_fix_journal *j)
 	return r;
 }
 
-/* "journal-<usec>-<IF>.json" -> usec and IF; false when not a journal name. */
-static bool parse_name(const char *name, long long *ret_usec, char *ret_if, size_t size)
-{
-	const char *p = name + strlen("journal-"), *dash, *ext;
-	char *end;
-	long long usec;
-
-	if (strncmp(name, "journal-", strlen("journal-")))
-		return false;
-	usec = strtoll(p, &end, 10);
-	dash = end;
-	ext = strrchr(name, '.');
-	if (end == p || *dash != '-' || !ext || strcmp(ext, ".json") || ext <= dash + 1 ||
-	    (size_t)(ext - dash - 1) >= size)
-		return false;
-	memcpy(ret_if, dash + 1, (size_t)(ext - dash - 1));
-	ret_if[ext - dash - 1] = '\0';
-	*ret_usec = usec;
-	return true;
-}
-
-int nd_fix_journal_newest(const char *ifname, char *ret_path, size_t size)
-{
-	const char *dir = nd_fix_state_dir();
-	char best[256] = "", name_if[ND_IFNAMSIZ + 8];
-	long long best_usec = -1, usec;
-	struct dirent *e;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return errno == ENOENT ? -ENOENT : -errno;
-	while ((e = readdir(d))) {
-		if (!parse_name(e->d_name, &usec, name_if, sizeof(name_if)))
-			continue;
-		if (ifname && strcmp(name_if, ifname))
-			continue;
-		if (usec > best_usec && strlen(e->d_name) < sizeof(best)) {
-			best_usec = usec;
-			nd_strlcpy(best, e->d_name, sizeof(best));
-		}
-	}
-	closedir(d);
-	if (best_usec < 0)
-		return -ENOENT;
-	if (snprintf(ret_path, size, "%s/%s", dir, best) >= (int)size)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 int nd_fix_lock(int *ret_fd)
 {
 	char path[PATH_MAX];
@@ -178,9 +128,14 @@ int nd_fix_lock(int *ret_fd)
 	r = nd_fix_mkdirs(nd_fix_state_dir(), 0700);
 	if (r < 0)
 		return r;
+	/* Before the first file is opened in it: a directory others can
+	 * write could hold a symlink where the lock goes. */
+	r = nd_fix_state_dir_check(NULL, 0);
+	if (r < 0)
+		return r;
 	if (snprintf(path, sizeof(path), "%s/lock", nd_fix_state_dir()) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	/* Held until exit: a second apply or revert must not interleave. */

@@ -61,6 +61,15 @@ int nd_fix_knob_set(const struct nd_fix_knobs *g, const char *ifname, const char
 	return nd_fix_ethtool_set_u32(ifname, g->set_cmd, g->header_attr, knob->attr, number);
 }
 
+int nd_fix_knob_check(const struct nd_fix_knobs *g, const char *key, const char *value)
+{
+	unsigned number;
+
+	if (!nd_fix_knob_find(g, key) || nd_fix_parse_unsigned(value, &number) < 0)
+		return -EINVAL;
+	return 0;
+}
+
 int nd_fix_knob_persist(const struct nd_fix_knobs *g, const struct nd_fix_step *step,
 			struct nd_fix_persist_text *out)
 {

@@ -107,6 +107,13 @@ static int offloads_persist(const char *udev_match, const struct nd_fix_step *st
 			      udev_match, step->key, step->target);
 }
 
+static int offloads_check(const char *key, const char *value)
+{
+	if (!offload_find(key) || (strcmp(value, "on") && strcmp(value, "off")))
+		return -EINVAL;
+	return 0;
+}
+
 static const char *const offloads_checks[] = { "offload.disabled", NULL };
 
 const struct nd_fix_kind nd_fix_kind_offloads = {
@@ -116,4 +123,5 @@ const struct nd_fix_kind nd_fix_kind_offloads = {
 	.get = offloads_get,
 	.set = offloads_set,
 	.persist = offloads_persist,
+	.check = offloads_check,
 };

@@ -97,8 +97,8 @@ static int compose(const struct nd_fix_journal *j, enum nd_fix_persist_target ta
 	return 0;
 }
 
-static int target_path(const struct nd_fix_journal *j, enum nd_fix_persist_target target,
-		       char *buf, size_t size)
+int nd_fix_persist_path(const char *ifname, enum nd_fix_persist_target target, char *buf,
+			size_t size)
 {
 	const char *etc = nd_fix_etc_dir();
 	int n = 0;
@@ -108,10 +108,10 @@ static int target_path(const struct nd_fix_journal *j, enum nd_fix_persist_targe
 		n = snprintf(buf, size, "%s/sysctl.d/90-nicdoctor.conf", etc);
 		break;
 	case ND_PERSIST_LINK:
-		n = snprintf(buf, size, "%s/systemd/network/90-nicdoctor-%s.link", etc, j->ifname);
+		n = snprintf(buf, size, "%s/systemd/network/90-nicdoctor-%s.link", etc, ifname);
 		break;
 	default:
-		n = snprintf(buf, size, "%s/udev/rules.d/90-nicdoctor-%s.rules", etc, j->ifname);
+		n = snprintf(buf, size, "%s/udev/rules.d/90-nicdoctor-%s.rules", etc, ifname);
 		break;
 	}
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
@@ -126,7 +126,7 @@ static int add_file(struct nd_fix_journal *j, enum nd_fix_persist_target target,
 	if (j->n_files >= ND_FIX_MAX_FILES)
 		return -ENOSPC;
 	memset(f, 0, sizeof(*f));
-	r = target_path(j, target, f->path, sizeof(f->path));
+	r = nd_fix_persist_path(j->ifname, target, f->path, sizeof(f->path));
 	if (r == 0)
 		r = read_existing(f->path, &f->original);
 	if (r < 0)
@@ -184,24 +184,28 @@ int nd_fix_persist_write(const struct nd_fix_journal *j, unsigned *ret_failed)
 	return 0;
 }
 
-int nd_fix_persist_restore(const struct nd_fix_journal *j, unsigned *ret_failed)
+int nd_fix_persist_restore_io(const struct nd_fix_journal *j, const struct nd_fix_io *io,
+			      unsigned *ret_failed)
 {
 	int worst = 0;
 
 	for (unsigned i = 0; i < j->n_files; i++) {
 		const struct nd_fix_journal_file *f = &j->files[i];
-		int r = 0;
+		int r;
 
 		if (f->existed)
-			r = nd_fix_write_durable(f->path, f->original ? f->original : "", 0644);
-		else if (unlink(f->path) == 0)
-			r = nd_fix_fsync_parent(f->path);
-		else if (errno != ENOENT)
-			r = -errno;
+			r = io->put_file(f->path, f->original ? f->original : "", io->arg);
+		else
+			r = io->remove_file(f->path, io->arg);
 		if (r < 0 && !worst) {
 			worst = r;
 			*ret_failed = i;
 		}
 	}
 	return worst;
+}
+
+int nd_fix_persist_restore(const struct nd_fix_journal *j, unsigned *ret_failed)
+{
+	return nd_fix_persist_restore_io(j, &nd_fix_io_os, ret_failed);
 }

@@ -70,6 +70,11 @@ static int rings_persist(const char *udev_match, const struct nd_fix_step *step,
 	return nd_fix_knob_persist(&rings, step, out);
 }
 
+static int rings_check(const char *key, const char *value)
+{
+	return nd_fix_knob_check(&rings, key, value);
+}
+
 static const char *const rings_checks[] = { "ring.small", NULL };
 
 const struct nd_fix_kind nd_fix_kind_rings = {
@@ -79,4 +84,5 @@ const struct nd_fix_kind nd_fix_kind_rings = {
 	.get = rings_get,
 	.set = rings_set,
 	.persist = rings_persist,
+	.check = rings_check,
 };

@@ -152,6 +152,31 @@ static int rps_persist(const char *udev_match, const struct nd_fix_step *step,
 			      "ATTR{%s}=\"%s\"\n", udev_match, step->key, step->target);
 }
 
+/* queues/rx-N/rps_cpus (a hex mask), queues/rx-N/rps_flow_cnt and the RFS
+ * sysctl (numbers): the files rps_plan writes, nothing else under the
+ * interface's directory. */
+static int rps_check(const char *key, const char *value)
+{
+	const char *p = key + strlen("queues/rx-"), *slash;
+	unsigned queue, number;
+	char digits[16];
+
+	if (!strcmp(key, RFS_SYSCTL))
+		return nd_fix_parse_unsigned(value, &number) < 0 ? -EINVAL : 0;
+	if (strncmp(key, "queues/rx-", strlen("queues/rx-")) || !(slash = strchr(p, '/')) ||
+	    (size_t)(slash - p) >= sizeof(digits))
+		return -EINVAL;
+	memcpy(digits, p, (size_t)(slash - p));
+	digits[slash - p] = '\0';
+	if (nd_fix_parse_unsigned(digits, &queue) < 0)
+		return -EINVAL;
+	if (!strcmp(slash, "/rps_cpus"))
+		return nd_fix_chars_only(value, "0123456789abcdefABCDEF,") ? 0 : -EINVAL;
+	if (!strcmp(slash, "/rps_flow_cnt"))
+		return nd_fix_parse_unsigned(value, &number) < 0 ? -EINVAL : 0;
+	return -EINVAL;
+}
+
 static const char *const rps_checks[] = { "rps.off_single_queue", NULL };
 
 const struct nd_fix_kind nd_fix_kind_rps = {
@@ -161,4 +186,5 @@ const struct nd_fix_kind nd_fix_kind_rps = {
 	.get = rps_get,
 	.set = rps_set,
 	.persist = rps_persist,
+	.check = rps_check,
 };

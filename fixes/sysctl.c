@@ -136,6 +136,27 @@ static int sysctl_persist(const char *udev_match, const struct nd_fix_step *step
 			      step->target);
 }
 
+/* The sysctls sysctl_plan names, with one number or "min default max". */
+static int sysctl_check(const char *key, const char *value)
+{
+	static const char *const numbers[] = { "net.core.rmem_max", "net.core.wmem_max",
+					       "net.core.netdev_max_backlog" };
+	static const char *const triples[] = { "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem" };
+	unsigned long long a, b, c;
+	unsigned number;
+	int used = 0;
+
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (!strcmp(key, numbers[i]))
+			return nd_fix_parse_unsigned(value, &number) < 0 ? -EINVAL : 0;
+	for (size_t i = 0; i < sizeof(triples) / sizeof(triples[0]); i++)
+		if (!strcmp(key, triples[i]))
+			return nd_fix_chars_only(value, "0123456789 ") &&
+			       sscanf(value, "%llu %llu %llu%n", &a, &b, &c, &used) == 3 &&
+			       !value[used] ? 0 : -EINVAL;
+	return -EINVAL;
+}
+
 static const char *const sysctl_checks[] = { "sysctl.rmem_max_low", "sysctl.wmem_max_low",
 					     "sysctl.backlog_low", "softnet.dropped", NULL };
 
@@ -147,4 +168,5 @@ const struct nd_fix_kind nd_fix_kind_sysctl = {
 	.get = sysctl_get,
 	.set = sysctl_set,
 	.persist = sysctl_persist,
+	.check = sysctl_check,
 };

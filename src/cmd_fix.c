@@ -1,7 +1,8 @@
 /*
  * cmd_fix.c - `nicdoctor fix [IF]`: diagnose, plan the changes that answer
  * the findings, and (with --apply) journal, apply and verify them;
- * `fix --revert` puts the newest journal back.  The writes live in
+ * `fix --revert` puts every journal of the interface back, newest first,
+ * after checking all of them.  The writes live in
  * fixes/, the wording in report/fixplan.c.
  */
 #include <errno.h>
@@ -27,7 +28,7 @@ struct fix_opts {
 	const char *peer;		/* HOST[:PORT] as given */
 	char peer_host[256];
 	struct nd_fix_peer measure;	/* set when peer */
-	bool apply, persist, revert, rfs;
+	bool apply, persist, revert, rfs, list;
 };
 
 static void fix_usage(FILE *out)
@@ -35,19 +36,24 @@ static void fix_usage(FILE *out)
 	fprintf(out,
 		"usage: nicdoctor fix [IF] [--apply] [--only ID,...] [--persist] [--rfs]\n"
 		"                     [--peer HOST[:PORT]] [--duration S]\n"
-		"       nicdoctor fix --revert [IF]\n"
+		"       nicdoctor fix --revert [--list] [IF]\n"
 		"Without --apply, print the plan: one line per change, with the finding it\n"
 		"answers and the command a person would type.  --apply (root) journals the\n"
-		"original values, applies and reads each back; --revert restores the newest\n"
-		"journal.  --peer measures receive throughput from an iperf3 server before\n"
-		"and after each kind of change and rolls back a kind that made it worse.\n");
+		"original values, applies and reads each back; --revert restores every\n"
+		"journal, newest first (--list shows them).  --peer measures receive\n"
+		"throughput from an iperf3 server before and after each kind of change and\n"
+		"rolls back a kind that made it worse.\n");
 }
 
 /* Combinations that make no sense; 0 or ND_EXIT_USAGE after the error. */
 static int check_combination(const struct fix_opts *o)
 {
 	if (o->revert && (o->apply || o->only || o->persist || o->rfs || o->peer)) {
-		nd_err("fix: --revert takes only an interface name");
+		nd_err("fix: --revert takes only --list and an interface name");
+		return ND_EXIT_USAGE;
+	}
+	if (o->list && !o->revert) {
+		nd_err("fix: --list needs --revert");
 		return ND_EXIT_USAGE;
 	}
 	if (o->measure.duration_sec && !o->peer) {
@@ -90,7 +96,7 @@ static int parse_duration(const char *arg, struct fix_opts *o)
 static int parse_args(int argc, char **argv, struct fix_opts *o)
 {
 	enum { OPT_APPLY = 256, OPT_ONLY, OPT_PEER, OPT_PERSIST, OPT_REVERT, OPT_RFS,
-	       OPT_DURATION };
+	       OPT_DURATION, OPT_LIST };
 	static const struct option longopts[] = {
 		{ "apply", no_argument, NULL, OPT_APPLY },
 		{ "only", required_argument, NULL, OPT_ONLY },
@@ -99,6 +105,7 @@ static int parse_args(int argc, char **argv, struct fix_opts *o)
 		{ "revert", no_argument, NULL, OPT_REVERT },
 		{ "rfs", no_argument, NULL, OPT_RFS },
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "list", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -124,6 +131,7 @@ static int parse_args(int argc, char **argv, struct fix_opts *o)
 		case OPT_PERSIST: o->persist = true; break;
 		case OPT_REVERT: o->revert = true; break;
 		case OPT_RFS: o->rfs = true; break;
+		case OPT_LIST: o->list = true; break;
 		case 'h': fix_usage(stdout); return -1;
 		default:
 			nd_err("fix: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -232,9 +240,42 @@ static void print_measure(const char *kind, double mbps, double level_mbps, bool
 	fflush(stdout);
 }
 
+/* Every journal of the interface, checked; 0 or an exit code after the
+ * error.  A refused journal is named with the reason. */
+static int load_journals(const char *ifname, bool pending_only, struct nd_fix_journal_set *set)
+{
+	char path[PATH_MAX] = "", why[320] = "";
+	int r = nd_fix_journal_load_all(ifname, pending_only, set, path, sizeof(path), why,
+					sizeof(why));
+
+	if (r == -EBADMSG || r == -EPERM || r == -E2BIG)
+		nd_err("cannot use journal '%s': %s", path, why);
+	else if (r < 0)
+		nd_err("cannot read the journals in '%s': %s", nd_fix_state_dir(), strerror(-r));
+	return r < 0 ? ND_EXIT_ENV : 0;
+}
+
+/* The journals this apply builds on: none may still be "applying" (its
+ * values are half-applied, not originals). */
+static int load_earlier(const char *ifname, struct nd_fix_journal_set *set)
+{
+	const struct nd_fix_journal *busy;
+	int rc = load_journals(ifname, true, set);
+
+	if (rc)
+		return rc;
+	busy = nd_fix_journal_set_applying(set);
+	if (!busy)
+		return 0;
+	nd_err("journal '%s' of '%s' is still applying (the apply was interrupted): "
+	       "run 'nicdoctor fix --revert %s' first", busy->path, ifname, ifname);
+	nd_fix_journal_set_free(set);
+	return ND_EXIT_ENV;
+}
+
 /* Journal first (fsync'd), then step by step (kind by kind with a peer). */
 static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o,
-		      const struct nd_fix_baseline *base)
+		      const struct nd_fix_baseline *base, const struct nd_fix_journal_set *earlier)
 {
 	struct nd_fix_journal *j = calloc(1, sizeof(*j));
 	struct nd_fix_outcome out = { .failed_index = -1 };
@@ -243,7 +284,7 @@ static int apply_plan(const struct nd_fix_plan *plan, const struct fix_opts *o,
 
 	if (!j)
 		return ND_EXIT_ENV;
-	r = nd_fix_journal_capture(j, plan, why, sizeof(why));
+	r = nd_fix_journal_capture_after(j, plan, earlier, why, sizeof(why));
 	if (r < 0) {
 		nd_err("%s", why);
 		rc = ND_EXIT_ENV;
@@ -277,39 +318,56 @@ out:
 	return rc;
 }
 
-static int run_revert(const struct fix_opts *o)
+/* Revert one journal and record its new state; 0 or ND_EXIT_ENV. */
+static int revert_one(struct nd_fix_journal *j)
 {
 	struct nd_fix_outcome out = { .failed_index = -1 };
-	struct nd_fix_journal *j = calloc(1, sizeof(*j));
-	char path[PATH_MAX], why[256] = "";
-	int r, rc = ND_EXIT_OK;
+	int r = nd_fix_revert(j, print_step, NULL, &out);
 
-	if (!j)
-		return ND_EXIT_ENV;
-	r = nd_fix_journal_newest(o->ifname, path, sizeof(path));
-	if (r < 0) {
-		nd_err("no journal to revert%s%s%s in '%s'", o->ifname ? " for '" : "",
-		       o->ifname ? o->ifname : "", o->ifname ? "'" : "", nd_fix_state_dir());
-		free(j);
-		return ND_EXIT_ENV;
-	}
-	r = nd_fix_journal_read(path, j, why, sizeof(why));
-	if (r < 0) {
-		nd_err("cannot use journal '%s': %s", path, r == -EBADMSG ? why : strerror(-r));
-		free(j);
-		return ND_EXIT_ENV;
-	}
-	r = nd_fix_revert(j, print_step, NULL, &out);
 	nd_strlcpy(j->state, r < 0 ? "revert-failed" : "reverted", sizeof(j->state));
 	if (nd_fix_journal_write(j) < 0)
 		nd_err("cannot update the journal '%s'", j->path);
 	nd_render_fix_reverted(j, &out, stdout);
 	if (r < 0) {
 		nd_err("revert of '%s' incomplete: %s", j->ifname, out.failed_detail);
-		rc = ND_EXIT_ENV;
+		return ND_EXIT_ENV;
 	}
-	nd_fix_journal_free(j);
-	free(j);
+	return 0;
+}
+
+static void no_journal(const struct fix_opts *o, const char *what)
+{
+	nd_err("no journal %s%s%s%s in '%s'", what, o->ifname ? " for '" : "",
+	       o->ifname ? o->ifname : "", o->ifname ? "'" : "", nd_fix_state_dir());
+}
+
+/* Every pending journal, newest first: each restores the values from
+ * before its own apply, so the last one leaves the originals.  All are
+ * checked before the first write; a failure stops the walk. */
+static int run_revert(const struct fix_opts *o)
+{
+	struct nd_fix_journal_set set;
+	int rc = load_journals(o->ifname, !o->list, &set);
+
+	if (rc)
+		return rc;
+	if (o->list) {
+		if (set.n)
+			nd_render_fix_journals(&set, stdout);
+		else
+			printf("no journals%s%s%s in '%s'\n", o->ifname ? " for '" : "",
+			       o->ifname ? o->ifname : "", o->ifname ? "'" : "", nd_fix_state_dir());
+	} else if (!set.n_seen) {
+		no_journal(o, "to revert");
+		rc = ND_EXIT_ENV;
+	} else if (!set.n) {
+		printf("nothing to revert: every journal%s%s%s in '%s' is reverted\n",
+		       o->ifname ? " of '" : "", o->ifname ? o->ifname : "", o->ifname ? "'" : "",
+		       nd_fix_state_dir());
+	}
+	for (unsigned i = 0; !o->list && i < set.n && rc == 0; i++)
+		rc = revert_one(set.j[i]);
+	nd_fix_journal_set_free(&set);
 	return rc;
 }
 
@@ -353,6 +411,7 @@ static int run_plan(struct fix_opts *o)
 {
 	struct nd_fix_plan *plan = calloc(1, sizeof(*plan));
 	struct nd_fix_baseline base = { 0 };
+	struct nd_fix_journal_set earlier = { 0 };
 	char default_if[ND_IFNAMSIZ];
 	int rc;
 
@@ -368,16 +427,20 @@ static int run_plan(struct fix_opts *o)
 		free(plan);
 		return ND_EXIT_USAGE;
 	}
-	rc = measure_baseline(o, &base);
+	/* Before anything is measured or planned: a killed apply comes first. */
+	rc = o->apply ? load_earlier(o->ifname, &earlier) : 0;
+	if (rc == 0)
+		rc = measure_baseline(o, &base);
 	if (rc == 0)
 		rc = make_plan(o, base.rtt_usec, plan);
 	if (rc == 0) {
 		nd_render_fix_plan(plan, !o->apply, stdout);
 		if (o->apply && plan->n_steps)
-			rc = apply_plan(plan, o, o->peer ? &base : NULL);
+			rc = apply_plan(plan, o, o->peer ? &base : NULL, &earlier);
 		else if (o->persist && plan->n_steps)
 			preview_persist(plan);
 	}
+	nd_fix_journal_set_free(&earlier);
 	free(plan);
 	return rc;
 }
@@ -394,6 +457,16 @@ int cmd_fix(int argc, char **argv)
 		return ND_EXIT_ENV;
 	}
 	if (o.apply || o.revert) {
+		char why[PATH_MAX + 64] = "";
+
+		/* Journals are obeyed by root: refuse a directory others can write. */
+		r = nd_fix_state_dir_check(why, sizeof(why));
+		if (r == -EPERM) {
+			nd_err("refusing the journals: %s", why);
+			return ND_EXIT_ENV;
+		}
+	}
+	if ((o.apply || o.revert) && !o.list) {
 		r = nd_fix_lock(&lock_fd);
 		if (r == -EBUSY)
 			nd_err("another 'nicdoctor fix' is applying or reverting in '%s'",

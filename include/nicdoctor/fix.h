@@ -33,6 +33,7 @@
 #define ND_FIX_MAX_FILES     4
 #define ND_FIX_DEFAULT_RTT_USEC 1000	/* stated in the plan when no peer measured one */
 #define ND_FIX_JOURNAL_SCHEMA "nicdoctor.journal/1"
+#define ND_FIX_MAX_JOURNALS 64		/* loaded at once by revert and --list */
 
 struct nd_fix_kind;
 
@@ -100,6 +101,10 @@ struct nd_fix_kind {
 	 * and rules name it $name, since the kernel name may be renamed. */
 	int (*persist)(const char *udev_match, const struct nd_fix_step *step,
 		       struct nd_fix_persist_text *out);
+	/* Whether key is a knob this kind's planner writes and value a
+	 * canonical value for it: what a journal may name (pure, no I/O).
+	 * 0 or -EINVAL; a kind without it is refused in a journal. */
+	int (*check)(const char *key, const char *value);
 };
 
 /* The registry, in apply order (fixes/registry.c). */
@@ -186,17 +191,51 @@ const char *nd_fix_etc_dir(void);
 /* Serialise (a new file in the state dir when j->path is empty, else
  * replace j->path), fsync the file and the directory.  0 or -errno. */
 int nd_fix_journal_write(struct nd_fix_journal *j);
-/* Parse one journal.  -EBADMSG with the reason in ret_why when it is
- * truncated or corrupt; j untouched on failure. */
+/* Read one journal file: refused (-EPERM, why) unless a regular file, not
+ * a symlink, owned by root (or the caller) and writable by nobody else;
+ * then parsed as nd_fix_journal_parse.  j untouched on failure. */
 int nd_fix_journal_read(const char *path, struct nd_fix_journal *j, char *ret_why,
 			size_t why_size);
-/* Newest journal (for ifname, or any when NULL) in the state dir:
- * 0, -ENOENT when there is none. */
-int nd_fix_journal_newest(const char *ifname, char *ret_path, size_t size);
+/* Parse a journal's text strictly: -EBADMSG with the reason in ret_why
+ * when it is truncated, corrupt or out of range; j untouched on failure. */
+int nd_fix_journal_parse(const char *text, size_t len, struct nd_fix_journal *j,
+			 char *ret_why, size_t why_size);
+/* Whether revert may act on j (fixes/journal_check.c, pure): the
+ * interface is ifname, every step a knob its kind writes with a canonical
+ * value, every file one that --persist writes for ifname.  0 or -EPERM
+ * with the first offender in ret_why.  Run on every journal before the
+ * first write. */
+int nd_fix_journal_validate(const struct nd_fix_journal *j, const char *ifname,
+			    char *ret_why, size_t why_size);
+/* The state dir may hold journals that root obeys: a directory, not a
+ * symlink, owned by root (or the caller), writable by nobody else.
+ * 0, -ENOENT when absent, -EPERM with ret_why naming it. */
+int nd_fix_state_dir_check(char *ret_why, size_t why_size);
 void nd_fix_journal_free(struct nd_fix_journal *j);
 /* Take the state dir's lock (flock, non-blocking) so that two applies or
- * reverts never interleave; -EBUSY when another holds it. */
+ * reverts never interleave; -EBUSY when another holds it, -EPERM when
+ * the state dir fails nd_fix_state_dir_check. */
 int nd_fix_lock(int *ret_fd);
+
+/* Every journal of an interface (fixes/journal_set.c), newest first. */
+struct nd_fix_journal_set {
+	unsigned n;
+	struct nd_fix_journal *j[ND_FIX_MAX_JOURNALS];
+	unsigned n_seen;		/* journal files found, reverted ones included */
+	unsigned n_pending;		/* of j[]: not yet reverted */
+};
+
+/* Read, check and validate every journal of ifname (all when NULL) in the
+ * state dir, newest first; with pending_only, reverted ones are checked
+ * but not kept.  One refused journal refuses all: -EBADMSG or -EPERM with
+ * its path and the reason, -E2BIG past ND_FIX_MAX_JOURNALS.  An absent
+ * state dir is an empty set. */
+int nd_fix_journal_load_all(const char *ifname, bool pending_only,
+			    struct nd_fix_journal_set *set, char *ret_path, size_t path_size,
+			    char *ret_why, size_t why_size);
+void nd_fix_journal_set_free(struct nd_fix_journal_set *set);
+/* A pending journal still "applying" (its apply was killed), or NULL. */
+const struct nd_fix_journal *nd_fix_journal_set_applying(const struct nd_fix_journal_set *set);
 
 /* --- apply and revert (fixes/apply.c) --- */
 
@@ -228,6 +267,12 @@ struct nd_fix_outcome {
 /* Read every step's value now into j->steps[].current (the originals). */
 int nd_fix_journal_capture(struct nd_fix_journal *j, const struct nd_fix_plan *plan,
 			   char *ret_why, size_t why_size);
+/* The same, but a knob that a pending journal of `earlier` already
+ * changed keeps as original the value before the first (oldest) of them
+ * touched it, so no half-applied value is ever taken for an original. */
+int nd_fix_journal_capture_after(struct nd_fix_journal *j, const struct nd_fix_plan *plan,
+				 const struct nd_fix_journal_set *earlier, char *ret_why,
+				 size_t why_size);
 /* Apply steps [first, last) of the journal, reading each back; on failure
  * undo those applied in this call, newest first.  0 or the failed
  * step's negative errno, details in *out. */
@@ -239,6 +284,23 @@ int nd_fix_undo_range(struct nd_fix_journal *j, unsigned first, unsigned last,
 /* Restore every original value and file of the journal; idempotent. */
 int nd_fix_revert(struct nd_fix_journal *j, nd_fix_step_cb cb, void *cb_arg,
 		  struct nd_fix_outcome *out);
+
+/* Every read and write revert makes, so that a test or the fuzzer can
+ * watch what a journal would do without touching the OS. */
+struct nd_fix_io {
+	int (*get)(const struct nd_fix_step *step, const char *ifname, char *ret_value,
+		   size_t size, void *arg);
+	int (*set)(const struct nd_fix_step *step, const char *ifname, const char *value,
+		   void *arg);
+	int (*put_file)(const char *path, const char *text, void *arg);
+	int (*remove_file)(const char *path, void *arg);	/* 0 also when absent */
+	void *arg;
+};
+
+/* The OS: the kinds' get/set, durable file writes, unlink. */
+extern const struct nd_fix_io nd_fix_io_os;
+int nd_fix_revert_io(struct nd_fix_journal *j, const struct nd_fix_io *io, nd_fix_step_cb cb,
+		     void *cb_arg, struct nd_fix_outcome *out);
 
 /* --- verify against a peer (fixes/verify.c) --- */
 
@@ -283,6 +345,11 @@ int nd_fix_persist_prepare(struct nd_fix_journal *j);
 int nd_fix_persist_write(const struct nd_fix_journal *j, unsigned *ret_failed);
 /* Put each file back as it was (remove those that did not exist). */
 int nd_fix_persist_restore(const struct nd_fix_journal *j, unsigned *ret_failed);
+int nd_fix_persist_restore_io(const struct nd_fix_journal *j, const struct nd_fix_io *io,
+			      unsigned *ret_failed);
+/* The path --persist writes for one target of ifname.  0 or -ENAMETOOLONG. */
+int nd_fix_persist_path(const char *ifname, enum nd_fix_persist_target target, char *buf,
+			size_t size);
 
 /* --- output (src/report/fixplan.c) --- */
 
@@ -298,5 +365,7 @@ void nd_render_fix_measure(const char *kind, double mbps, double level_mbps, boo
 			   double noise_share, FILE *out);
 void nd_render_fix_reverted(const struct nd_fix_journal *j, const struct nd_fix_outcome *o,
 			    FILE *out);
+/* `fix --revert --list` (src/report/fixjournal.c). */
+void nd_render_fix_journals(const struct nd_fix_journal_set *set, FILE *out);
 
 #endif

@@ -7,10 +7,10 @@ fix() { in_ns "$ND" fix "$@"; }
 # Every value a fix may touch on nda, as the kernel's own tools print them.
 snapshot() {
 	in_ns ethtool -l nda && in_ns ethtool -k nda &&
-	for q in /sys/class/net/nda/queues/rx-*; do
-		printf '%s %s %s\n' "${q##*/}" "$(in_ns cat "$q/rps_cpus")" \
-			"$(in_ns cat "$q/rps_flow_cnt")"
-	done
+	# The glob inside the namespace: the host's /sys has no nda.
+	in_ns sh -c 'for q in /sys/class/net/nda/queues/rx-*; do
+		printf "%s %s %s\n" "${q##*/}" "$(cat "$q/rps_cpus")" "$(cat "$q/rps_flow_cnt")"
+	done'
 }
 
 # The broken veth every fix test starts from: nda/ndb with 4 queues each in

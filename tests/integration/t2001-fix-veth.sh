@@ -76,8 +76,30 @@ test_expect_success '--revert restores every original value' '
 
 test_expect_success '--revert again is a no-op that succeeds' '
 	fix --revert nda >out &&
-	grep -q "0 values restored, 3 already original" out &&
+	echo "nothing to revert: every journal of '"'"'nda'"'"' in '"'"'$NICDOCTOR_STATE_DIR'"'"' is reverted" >expect &&
+	test_cmp expect out &&
 	snapshot >after && test_cmp "$TRASH/before" after
+'
+
+test_expect_success 'two applies with different --only: --revert --list shows both' '
+	fix nda --only offload.disabled --apply >out &&
+	grep -q "^applied 1 change to nda$" out &&
+	fix nda --only queues.single,rps.off_single_queue --apply >out &&
+	grep -q "^applied 2 changes to nda$" out &&
+	fix --revert --list nda >list &&
+	grep -q "^3 journals, 2 to revert (newest first)$" list &&
+	grep -q "^  feature rx-gro: original off, set to on$" list &&
+	grep -q "^  rx channels: original 1, set to $TARGET$" list
+'
+
+test_expect_success 'one --revert puts back both, newest first' '
+	fix --revert nda >out &&
+	test $(grep -c "^reverted nda from " out) = 2 &&
+	grep "^reverted nda from " out | head -n 1 | grep -q ": 2 values restored, 0 already original$" &&
+	grep "^reverted nda from " out | tail -n 1 | grep -q ": 1 value restored, 0 already original$" &&
+	snapshot >after && test_cmp "$TRASH/before" after &&
+	fix --revert --list nda >list &&
+	grep -q "^3 journals, 0 to revert (newest first)$" list
 '
 
 test_expect_success 'not root: one line, exit 4, nothing changed' '
@@ -90,6 +112,7 @@ test_expect_success 'not root: one line, exit 4, nothing changed' '
 
 test_expect_success 'usage errors exit 3' '
 	test_expect_code 3 "$ND" fix --revert --apply 2>err &&
+	test_expect_code 3 "$ND" fix --list 2>err &&
 	test_expect_code 3 "$ND" fix --bogus 2>err &&
 	test_expect_code 3 "$ND" fix "bad/name" 2>err &&
 	test_expect_code 3 fix nda --only no.such.check 2>err

@@ -42,6 +42,17 @@ assert j[\"state\"] == \"applying\" and len(j[\"steps\"]) == 3, j
 "
 '
 
+test_expect_success 'a second --apply refuses while the killed journal says applying' '
+	journal=$(ls "$NICDOCTOR_STATE_DIR"/journal-*-nda.json) &&
+	test_expect_code 4 fix nda --only "$IDS" --apply >out 2>err &&
+	test ! -s out &&
+	echo "nicdoctor: journal '"'"'$journal'"'"' of '"'"'nda'"'"' is still applying (the apply was interrupted): run '"'"'nicdoctor fix --revert nda'"'"' first" >expect &&
+	test_cmp expect err &&
+	test "$(ls "$NICDOCTOR_STATE_DIR"/journal-*-nda.json)" = "$journal" &&
+	test "$(rx_channels)" != 1 &&
+	in_ns ethtool -k nda | grep -q "^generic-receive-offload: on"
+'
+
 test_expect_success '--revert after the kill restores the originals' '
 	fix --revert nda >out &&
 	grep -q "2 values restored, 1 already original" out &&

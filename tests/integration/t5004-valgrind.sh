@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='diagnose, collect, bench and serve under valgrind: no leaks, no invalid reads'
+test_description='diagnose, collect, bench, serve and fix --revert under valgrind: no leaks, no invalid reads'
 . ./test-lib.sh
 test_require_cmd valgrind python3
 # An AddressSanitizer build (make check SAN=1) cannot run under valgrind;
@@ -90,6 +90,36 @@ test_expect_success 'UDP bench against serve under valgrind' '
 	vg ubench.vg "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -u -b 10M >ubench.out &&
 	wait $srv &&
 	clean ubench.vg && clean userve.vg
+'
+
+# fix --revert on a veth in a private network and UTS namespace, with the
+# journal in the scratch directory: it never reaches the host's settings.
+NS=nd-t5004-$$
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && command -v ethtool >/dev/null; then
+	. "$TEST_DIR/fix-lib.sh"
+	revert_ok=1
+fi
+# The last test: skipping it skips nothing else.
+[ -n "$revert_ok" ] || test_skip_all="fix --revert needs root, ip and ethtool"
+
+# vg inside the test's namespaces: valgrind runs nicdoctor itself.
+vg_ns() {
+	log=$1
+	shift
+	unshare -u ip netns exec "$NS" timeout 180 valgrind -q --leak-check=full \
+		--show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=99 --track-fds=no --log-file="$log" "$@"
+}
+
+test_expect_success 'fix --revert --list and fix --revert of two journals' '
+	broken_veth &&
+	fix nda --only offload.disabled --apply >/dev/null &&
+	fix nda --only queues.single --apply >/dev/null &&
+	vg_ns list.vg "$ND" fix --revert --list nda >list &&
+	clean list.vg && grep -q "^2 journals, 2 to revert" list &&
+	vg_ns revert.vg "$ND" fix --revert nda >out &&
+	clean revert.vg && test $(grep -c "^reverted nda from " out) = 2 &&
+	in_ns ethtool -k nda | grep -q "^generic-receive-offload: off"
 '
 
 test_done

@@ -1,7 +1,9 @@
 /*
  * test_fix_journal.c - the fix journal on disk: a round trip keeps every
- * step and file, the newest journal is found per interface, and a
- * truncated or corrupt journal is refused with a reason, never half-read.
+ * step and file, the journals of an interface come newest first, and a
+ * truncated, corrupt or out-of-range journal is refused with a reason,
+ * never half-read.  test_fix_journal_trust.c has the allow-list and the
+ * owner and mode rules.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -25,6 +28,7 @@ static int setup(void **state)
 	if (!mkdtemp(state_dir))
 		return -1;
 	setenv("NICDOCTOR_STATE_DIR", state_dir, 1);
+	setenv("NICDOCTOR_ETC_DIR", "/nonexistent-etc", 1);
 	return 0;
 }
 
@@ -59,10 +63,10 @@ static struct nd_fix_journal *journal_new(const char *ifname, long long usec)
 	nd_strlcpy(s->current, "4096 131072 6291456", sizeof(s->current));
 	nd_strlcpy(s->target, "4096 131072 16777216", sizeof(s->target));
 	j->files[0].existed = true;
-	nd_strlcpy(j->files[0].path, "/etc/sysctl.d/90-nicdoctor.conf", sizeof(j->files[0].path));
+	nd_fix_persist_path(ifname, ND_PERSIST_SYSCTL, j->files[0].path, sizeof(j->files[0].path));
 	j->files[0].original = strdup("net.core.rmem_max = 1\n");
 	j->files[0].content = strdup("# new\n");
-	nd_strlcpy(j->files[1].path, "/etc/udev/rules.d/90-x.rules", sizeof(j->files[1].path));
+	nd_fix_persist_path(ifname, ND_PERSIST_UDEV, j->files[1].path, sizeof(j->files[1].path));
 	j->files[1].content = strdup("ACTION==\"add\"\n");
 	j->n_files = 2;
 	return j;
@@ -97,27 +101,49 @@ static void test_round_trip(void **state)
 	nd_fix_journal_free(back);
 	assert_int_equal(nd_fix_journal_read(j->path, back, why, sizeof(why)), 0);
 	assert_string_equal(back->state, "applied");
+	unlink(j->path);
 	nd_fix_journal_free(back);
 	nd_fix_journal_free(j);
 	free(back);
 	free(j);
 }
 
-static void test_newest_per_interface(void **state)
+static void test_all_newest_first(void **state)
 {
 	struct nd_fix_journal *a = journal_new("eth0", 2000), *b = journal_new("eth1", 3000);
 	struct nd_fix_journal *c = journal_new("eth0", 2500);
-	char path[4096];
+	struct nd_fix_journal_set set;
+	char path[4096], why[160];
 
 	(void)state;
+	nd_strlcpy(a->state, "reverted", sizeof(a->state));
 	assert_int_equal(nd_fix_journal_write(a), 0);
 	assert_int_equal(nd_fix_journal_write(b), 0);
 	assert_int_equal(nd_fix_journal_write(c), 0);
-	assert_int_equal(nd_fix_journal_newest("eth0", path, sizeof(path)), 0);
-	assert_string_equal(path, c->path);
-	assert_int_equal(nd_fix_journal_newest(NULL, path, sizeof(path)), 0);
-	assert_string_equal(path, b->path);
-	assert_int_equal(nd_fix_journal_newest("eth9", path, sizeof(path)), -ENOENT);
+	assert_int_equal(nd_fix_journal_load_all("eth0", false, &set, path, sizeof(path), why,
+						 sizeof(why)), 0);
+	assert_int_equal(set.n, 2);
+	assert_int_equal(set.n_pending, 1);
+	assert_string_equal(set.j[0]->path, c->path);
+	assert_string_equal(set.j[1]->path, a->path);
+	nd_fix_journal_set_free(&set);
+	/* Pending only: the reverted one is read and checked, not kept. */
+	assert_int_equal(nd_fix_journal_load_all("eth0", true, &set, path, sizeof(path), why,
+						 sizeof(why)), 0);
+	assert_int_equal(set.n, 1);
+	assert_int_equal(set.n_seen, 2);
+	nd_fix_journal_set_free(&set);
+	assert_int_equal(nd_fix_journal_load_all(NULL, false, &set, path, sizeof(path), why,
+						 sizeof(why)), 0);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.j[0]->path, b->path);
+	nd_fix_journal_set_free(&set);
+	assert_int_equal(nd_fix_journal_load_all("eth9", true, &set, path, sizeof(path), why,
+						 sizeof(why)), 0);
+	assert_int_equal(set.n_seen, 0);
+	unlink(a->path);
+	unlink(b->path);
+	unlink(c->path);
 	nd_fix_journal_free(a);
 	nd_fix_journal_free(b);
 	nd_fix_journal_free(c);
@@ -133,6 +159,7 @@ static void write_text(const char *path, const char *text, size_t len)
 	assert_non_null(f);
 	assert_int_equal(fwrite(text, 1, len, f), len);
 	fclose(f);
+	chmod(path, 0600);
 }
 
 static void test_truncated_is_refused(void **state)
@@ -181,19 +208,39 @@ static void test_corrupt_is_refused(void **state)
 {
 	(void)state;
 	expect_bad("[]", "not a nicdoctor.journal/1 document");
-	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"a/b\",\"state\":\"x\","
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"a/b\",\"state\":\"applied\",\"created_usec\":1,"
 		   "\"steps\":[]}", "no valid 'interface'");
-	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"x\"}",
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"applied\",\"created_usec\":1}",
 		   "no 'steps' array");
-	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"x\","
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"applied\",\"created_usec\":1,"
 		   "\"steps\":[{\"kind\":\"teleport\",\"key\":\"k\",\"original\":\"1\","
 		   "\"target\":\"2\"}]}", "step 1 has an unknown kind 'teleport'");
-	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"x\","
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"applied\",\"created_usec\":1,"
 		   "\"steps\":[{\"kind\":\"rps\",\"key\":\"k\",\"target\":\"2\"}]}",
 		   "step 1 lacks 'key', 'original' or 'target'");
-	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"x\","
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\",\"state\":\"applied\",\"created_usec\":1,"
 		   "\"steps\":[],\"files\":[{\"path\":\"/etc/x\",\"existed\":true}]}",
 		   "file 1 existed but its original content is missing");
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\","
+		   "\"state\":\"teleported\",\"created_usec\":1,\"steps\":[]}", "no known 'state'");
+}
+
+/* created_usec is cast to an integer: out of range is refused, never cast. */
+static void test_created_usec_range(void **state)
+{
+	static const char *const bad_values[] = { "1e300", "-1", "-1e300", "9.3e18", "\"1\"",
+						  "null", "true" };
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_values) / sizeof(bad_values[0]); i++) {
+		snprintf(text, sizeof(text), "{\"schema\":\"nicdoctor.journal/1\",\"interface\":"
+			 "\"eth0\",\"state\":\"applied\",\"created_usec\":%s,\"steps\":[]}",
+			 bad_values[i]);
+		expect_bad(text, "no 'created_usec' between 0 and");
+	}
+	expect_bad("{\"schema\":\"nicdoctor.journal/1\",\"interface\":\"eth0\","
+		   "\"state\":\"applied\",\"steps\":[]}", "no 'created_usec'");
 }
 
 static void test_missing_file(void **state)
@@ -211,9 +258,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_newest_per_interface),
+		cmocka_unit_test(test_all_newest_first),
 		cmocka_unit_test(test_truncated_is_refused),
 		cmocka_unit_test(test_corrupt_is_refused),
+		cmocka_unit_test(test_created_usec_range),
 		cmocka_unit_test(test_missing_file),
 	};
 
