@@ -84,10 +84,17 @@ int nd_lspci_find(const char *text, size_t len, const char *address, struct nd_l
 	a.len = n + 1;
 	if (!header_address(a, want))
 		return -ENOENT;
-	while (nd_lspci_next(text, len, &pos, ret) == 0)
-		if (!strcmp(ret->address, want))
-			return 0;
-	return -ENOENT;
+	struct nd_lspci_block block, best = { NULL, 0, "" };
+
+	/* A paste may list the device twice (`lspci`, then `lspci -vv`):
+	 * the longest block is the one with the capabilities. */
+	while (nd_lspci_next(text, len, &pos, &block) == 0)
+		if (!strcmp(block.address, want) && block.len > best.len)
+			best = block;
+	if (!best.text)
+		return -ENOENT;
+	*ret = best;
+	return 0;
 }
 
 /* "Express (v2) Endpoint, MSI 00" -> "endpoint"; names as probe/pci.c. */

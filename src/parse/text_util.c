@@ -33,14 +33,33 @@ static bool is_blank(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f';
 }
 
+/* Mail and web pastes indent with UTF-8 no-break spaces (C2 A0). */
+static bool nbsp_at(const char *p, size_t left)
+{
+	return left >= 2 && (unsigned char)p[0] == 0xc2 && (unsigned char)p[1] == 0xa0;
+}
+
 struct nd_span nd_span_trim(struct nd_span s)
 {
-	while (s.len && is_blank(s.p[0])) {
-		s.p++;
-		s.len--;
+	for (;;) {
+		if (s.len && is_blank(s.p[0])) {
+			s.p++;
+			s.len--;
+		} else if (nbsp_at(s.p, s.len)) {
+			s.p += 2;
+			s.len -= 2;
+		} else {
+			break;
+		}
 	}
-	while (s.len && is_blank(s.p[s.len - 1]))
-		s.len--;
+	for (;;) {
+		if (s.len && is_blank(s.p[s.len - 1]))
+			s.len--;
+		else if (s.len >= 2 && nbsp_at(s.p + s.len - 2, 2))
+			s.len -= 2;
+		else
+			break;
+	}
 	return s;
 }
 
@@ -103,14 +122,14 @@ bool nd_span_token(struct nd_span s, size_t *pos, struct nd_span *ret_tok)
 {
 	size_t i = *pos;
 
-	while (i < s.len && is_blank(s.p[i]))
-		i++;
+	while (i < s.len && (is_blank(s.p[i]) || nbsp_at(s.p + i, s.len - i)))
+		i += is_blank(s.p[i]) ? 1 : 2;
 	if (i >= s.len) {
 		*pos = s.len;
 		return false;
 	}
 	ret_tok->p = s.p + i;
-	while (i < s.len && !is_blank(s.p[i]))
+	while (i < s.len && !is_blank(s.p[i]) && !nbsp_at(s.p + i, s.len - i))
 		i++;
 	ret_tok->len = (size_t)(s.p + i - ret_tok->p);
 	*pos = i;
@@ -167,7 +186,7 @@ int nd_span_uint_or_na(struct nd_span s, unsigned *ret)
 	uint64_t value;
 
 	s = nd_span_trim(s);
-	if (s.len == 0 || nd_span_eq(s, "n/a")) {
+	if (nd_span_eq(s, "n/a")) {
 		*ret = 0;
 		return 0;
 	}

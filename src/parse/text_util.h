@@ -46,7 +46,7 @@ void nd_span_copy(struct nd_span s, char *dst, size_t size);
 int nd_span_u64(struct nd_span s, uint64_t *ret);
 /* Leading decimal digits of s (at least one); their count in *ret_used. */
 int nd_span_u64_prefix(struct nd_span s, uint64_t *ret, size_t *ret_used);
-/* A value that fits an unsigned: "n/a" and absent give 0 (the device has
+/* A value that fits an unsigned: "n/a" gives 0 (the device has
  * no such setting).  -EINVAL for anything else. */
 int nd_span_uint_or_na(struct nd_span s, unsigned *ret);
 /* Leading "12.5"-style number (digits, one optional fraction). */
