@@ -90,6 +90,19 @@ def parsers():
     for i, text in enumerate(["0-3,8,10-11\n", "0\n", "", "0-1023", "5-2", "1,,2",
                               "00000000,0000000f\n", "ff,ffffffff", "1", "f" * 260]):
         put("fuzz_cpuset", "seed-%d" % i, text)
+    for pattern in ("raw/sos42-ethtool_*", "raw/ethtool-*.txt"):
+        copy_files("fuzz_ethtool_text", pattern, "sos" if "sos42" in pattern else "mail")
+    copy_files("fuzz_lspci_text", "raw/*lspci*", "raw")
+    copy_files("fuzz_iplink_text", "raw/*ip_-*", "raw")
+    copy_files("fuzz_tc_text", "raw/*tc_-s*", "raw")
+    copy_files("fuzz_sysctl_text", "raw/*sysctl_-a*", "sysctl")
+    copy_files("fuzz_sysctl_text", "raw/*lscpu*", "lscpu")
+    put("fuzz_tc_text", "tbf", "qdisc tbf 10: dev eth0 root rate 500Mbit burst 64Kb lat 20.0ms\n"
+        "class htb 1:1 root rate 100Mbit ceil 200Mbit burst 1600b cburst 1600b\n")
+    put("fuzz_supportconfig", "network", "#==[ Command ]====#\n# /usr/sbin/ethtool -l eth0\n"
+        "Channel parameters for eth0:\nPre-set maximums:\nCombined:\t63\n"
+        "Current hardware settings:\nCombined:\t8\n\n#==[ Configuration File ]===#\n"
+        "# /proc/interrupts - Last 5 Lines\nCPU0\n#==[ Log File ]==#\n# /x - File not found\n")
     copy_files("fuzz_snapshot", "*/ethtool/*.json", "fixture")
     put("fuzz_snapshot", "unknown-groups",
         json.dumps({"schema": "nicdoctor.netlink/1",

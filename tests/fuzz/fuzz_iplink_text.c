@@ -1,0 +1,34 @@
+/*
+ * fuzz_iplink_text.c - libFuzzer target for the ip -s -d link text parser(s) of
+ * parse_text.h: the input is not NUL-terminated, so a read past len trips ASan.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicdoctor/parse_text.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* An exact-size copy: ASan sees any byte read beyond it. */
+	char *text = malloc(size ? size : 1);
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	{
+		char names[64][ND_IFNAMSIZ];
+		unsigned n = 0;
+		struct nd_link link;
+		bool stats;
+
+		nd_parse_iplink_names(text, size, names, 64, &n);
+		for (unsigned i = 0; i < n && i < 4; i++)
+			nd_parse_iplink(text, size, names[i], &link, &stats);
+		nd_parse_iplink(text, size, "eth0", &link, NULL);
+	}
+	free(text);
+	return 0;
+}

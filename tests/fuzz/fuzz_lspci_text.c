@@ -1,0 +1,37 @@
+/*
+ * fuzz_lspci_text.c - libFuzzer target for the lspci -vv text parser(s) of
+ * parse_text.h: the input is not NUL-terminated, so a read past len trips ASan.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicdoctor/parse_text.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* An exact-size copy: ASan sees any byte read beyond it. */
+	char *text = malloc(size ? size : 1);
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	{
+		struct nd_lspci_block b;
+		struct nd_pcie_link link;
+		size_t pos = 0;
+		unsigned n = 0;
+
+		while (nd_lspci_next(text, size, &pos, &b) == 0 && n++ < 100000) {
+			if (b.text < text || b.text + b.len > text + size)
+				__builtin_trap();
+			nd_parse_lspci_device(b.text, b.len, &link);
+		}
+		if (nd_lspci_find(text, size, "01:00.0", &b) == 0)
+			nd_parse_lspci_device(b.text, b.len, &link);
+	}
+	free(text);
+	return 0;
+}
