@@ -589,6 +589,15 @@ static void test_markdown(void **state)
 	assert_null(strstr(text, "## `t.unknown`"));
 	assert_non_null(strstr(text, "```sh\nsetpci -s 0000:09:00.0 CAP_EXP+0x10.w=0x0020\n"));
 	assert_non_null(strstr(text, "Ceiling: **3662 Mbit/s** (pcie)"));
+	/* top-down: the problems' table, worst first, before the full table */
+	assert_non_null(strstr(text, "## Needs attention\n"));
+	assert_non_null(strstr(text, "## All checks\n"));
+	assert_true(strstr(text, "## Needs attention") < strstr(text, "## `t.crit`"));
+	assert_true(strstr(text, "## `t.crit`") < strstr(text, "## All checks"));
+	assert_true(strstr(text, "| `t.crit` |") < strstr(text, "| `t.warn` |"));
+	assert_true(strstr(text, "| `t.warn` |") < strstr(text, "| `t.unknown` |"));
+	/* an ok check is only in the full table */
+	assert_true(strstr(text, "| `t.ok` |") > strstr(text, "## All checks"));
 	free(text);
 
 	/* healthy: no sections, no code blocks, a handful of lines */
