@@ -351,20 +351,26 @@ static void bottleneck_fix(const struct text_out *t, const cJSON *doc)
 {
 	const cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "throughput"), "bottleneck");
 	const char *id = nd_json_str(b, "id", NULL);
-	const cJSON *f, *cmd;
+	bool far = !strcmp(nd_json_str(b, "host", "here"), "far end");
+	const cJSON *f, *cmd, *findings = cJSON_GetObjectItem(doc, "findings");
 	unsigned shown = 0;
 
-	if (!id || !strcmp(nd_json_str(b, "host", "here"), "far end"))
+	if (!id)
 		return;
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+	if (far)	/* its fix is typed there: the far end's own report has it */
+		findings = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "peer"),
+								   "report"), "findings");
+	cJSON_ArrayForEach(f, findings) {
 		if (strcmp(nd_json_str(f, "id", ""), id) != 0)
 			continue;
 		cJSON_ArrayForEach(cmd, cJSON_GetObjectItem(cJSON_GetObjectItem(f, "fix"),
 							   "commands")) {
 			if (!cJSON_IsString(cmd) || shown++ >= 2)
 				continue;
-			fputs(shown == 1 ? "To fix it: " : "           ", t->out);
-			wrap(t->out, 11, 13, cmd->valuestring, " \\");
+			const char *lead = far ? "To fix it on the far host: " : "To fix it: ";
+
+			fprintf(t->out, "%-*s", (int)strlen(lead), shown == 1 ? lead : "");
+			wrap(t->out, strlen(lead), strlen(lead) + 2, cmd->valuestring, " \\");
 		}
 	}
 }
