@@ -26,10 +26,10 @@ test_expect_success 'a veth pair with one queue in a namespace' '
 '
 
 test_expect_success 'piped output has no escape sequence in any format' '
-	for format in text markdown json prometheus; do
+	( for format in text markdown json prometheus; do
 		{ diag --sample 0 --format $format >out.$format; test $? -le 2; } &&
-		! grep -q "$esc" out.$format || return 1
-	done
+		! grep -q "$esc" out.$format || exit 1
+	done )
 '
 
 test_expect_success '--color=always colours text only, never markdown, json or prometheus' '
@@ -37,10 +37,10 @@ test_expect_success '--color=always colours text only, never markdown, json or p
 	grep -q "$esc\\[" always.txt &&
 	{ NO_COLOR=1 diag --sample 0 --color=always >always-nc.txt; test $? -le 2; } &&
 	grep -q "$esc\\[" always-nc.txt &&
-	for format in markdown json prometheus; do
+	( for format in markdown json prometheus; do
 		{ diag --sample 0 --color=always --format $format >c.$format; test $? -le 2; } &&
-		! grep -q "$esc" c.$format || return 1
-	done
+		! grep -q "$esc" c.$format || exit 1
+	done )
 '
 
 test_expect_success 'on a terminal: auto colours, NO_COLOR and --color=never do not' '
@@ -74,10 +74,11 @@ test_expect_success 'the window: a sample of its own by default, none with --sam
 	test "$(ev nic.rx_dropped samples <none.json)" = 1
 '
 
+# sysctl.backlog_low is unknown in a namespace: netdev_max_backlog is not per-netns here.
 test_expect_success 'uptime is the evidence context of every counter check' '
-	for id in softnet.dropped softnet.squeezed sysctl.backlog_low nic.rx_dropped; do
-		ev $id uptime_sec <sampled.json | grep -q "^[0-9][0-9]*$" || return 1
-	done
+	( for id in softnet.dropped softnet.squeezed nic.rx_dropped; do
+		ev $id uptime_sec <sampled.json | grep -q "^[0-9][0-9]*$" || exit 1
+	done )
 '
 
 test_done
