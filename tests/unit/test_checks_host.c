@@ -368,9 +368,70 @@ static void test_softnet_squeezed(void **state)
 	free(facts);
 }
 
+/* Sum of key over an array of objects. */
+static double sum_of(const cJSON *arr, const char *key)
+{
+	const cJSON *e;
+	double sum = 0;
+
+	cJSON_ArrayForEach(e, arr)
+		sum += cJSON_GetObjectItem(e, key)->valuedouble;
+	return sum;
+}
+
+/* Every softnet check's evidence read back against its inputs: counts
+ * count, lists list, totals add up, rates are growth over the window. */
+static void test_softnet_evidence_agrees(void **state)
+{
+	static const struct { const char *id, *name; } checks[] = {
+		{ "softnet.dropped", "dropped" }, { "softnet.squeezed", "time_squeeze" },
+		{ "sysctl.backlog_low", "dropped" },
+	};
+	struct nd_facts *facts = facts_new();
+	char key[64];
+
+	(void)state;
+	facts->softnet.count = 0;
+	add_softnet(facts, 0, 1000000, 1034, 0);	/* the CPU 0 */
+	add_softnet(facts, 2, 2000000, 0, 600);
+	add_softnet(facts, 5, 3000000, 40, 30);
+	window_set(facts, 2, 0.5);
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		const char *name = checks[i].name;
+		bool drops = !strcmp(name, "dropped");
+		const cJSON *per_cpu, *win;
+
+		run(checks[i].id, facts);
+		per_cpu = evidence_item("per_cpu");
+		win = evidence_item("window");
+		snprintf(key, sizeof(key), "cpus_with_%s", name);
+		assert_true(evidence_number(key) == 2);
+		assert_int_equal(cJSON_GetArraySize(per_cpu), 2);
+		snprintf(key, sizeof(key), "cpus_with_%s_list", name);
+		assert_string_equal(evidence_string(key), drops ? "0,5" : "2,5");
+		snprintf(key, sizeof(key), "%s_total", name);
+		assert_true(evidence_number(key) == (drops ? 1074 : 630));
+		assert_true(sum_of(per_cpu, name) == evidence_number(key));
+		assert_true(evidence_number("processed_total") == 6000000);
+		/* the window: half of each counter grew in 2 s */
+		assert_true(cJSON_GetObjectItem(win, "seconds")->valuedouble == 2);
+		assert_true(cJSON_GetObjectItem(win, name)->valuedouble == (drops ? 537 : 315));
+		assert_true(sum_of(cJSON_GetObjectItem(win, "per_cpu"), name) ==
+			    cJSON_GetObjectItem(win, name)->valuedouble);
+		assert_true(cJSON_GetObjectItem(win, "processed")->valuedouble == 3000000);
+		snprintf(key, sizeof(key), "cpus_with_%s", name);
+		assert_true(cJSON_GetObjectItem(win, key)->valuedouble == 2);
+		snprintf(key, sizeof(key), "%s_per_sec", name);
+		assert_true(cJSON_GetObjectItem(win, key)->valuedouble ==
+			    round(cJSON_GetObjectItem(win, name)->valuedouble / 2 * 10) / 10);
+	}
+	free(facts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_softnet_evidence_agrees, teardown),
 		cmocka_unit_test_teardown(test_window_debian_defaults_10g_lan, teardown),
 		cmocka_unit_test_teardown(test_window_small_autotuning_warns, teardown),
 		cmocka_unit_test_teardown(test_window_debian_defaults_100g, teardown),
