@@ -6,10 +6,11 @@
  * Missed and fifo/no-buffer drops mean the RX ring was full when a frame
  * arrived: the CPU did not empty it in time.
  *
- * Counters are cumulative since the driver loaded and facts hold one
- * sample, so the evidence gives totals and the share of received packets;
- * "samples" and "rate_per_sec" are there so a second sample (the engine's
- * before/after) can fill in the rate without changing the evidence shape.
+ * Counters are cumulative since the driver loaded: they are judged by
+ * their growth in the observation window (the traffic runs or diagnose's
+ * short sample: "samples" 2, "interval_sec", "rate_per_sec" {missed,
+ * dropped}, "window" {...}); the totals and their share of received
+ * packets are history, at most info.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "counter_window.h"
 
 /* Ring drops (missed, fifo, no buffer: the RX ring was full) warn from 10
  * per million received packets: by Mathis et al.'s formula (rate ~
@@ -77,45 +79,72 @@ struct rx_drops {
 	uint64_t dropped;		/* rx_dropped, or the driver's */
 };
 
-/* Non-zero driver drop counters into evidence; the largest of each kind
- * raises d (a driver's total and its per-queue parts overlap: never sum). */
-static void add_nic_counters(const struct nd_nicstats *stats, cJSON *evidence,
-			     struct rx_drops *d)
+/* One read of the counters, or (with base) the growth since an earlier one. */
+struct rx_source {
+	bool link_known;
+	const struct nd_link_stats *link;
+	const struct nd_nicstats *nic;
+};
+
+static uint64_t grown(uint64_t value, const uint64_t *base)
 {
-	cJSON *obj;
+	return base ? nd_counter_delta(*base, value) : value;
+}
+
+/* Non-zero driver drop counters into obj (NULL: not listed); the largest
+ * of each kind raises d (a driver's total and its per-queue parts overlap:
+ * never sum).  With base, each counter's growth since base. */
+static unsigned nic_drops(const struct nd_nicstats *stats, const struct nd_nicstats *base,
+			  cJSON *obj, struct rx_drops *d)
+{
 	unsigned listed = 0;
 
-	if (!stats->st.known) {
-		cJSON_AddStringToObject(evidence, "nic_counters", stats->st.reason[0] ?
-					stats->st.reason : "ethtool -S not read");
-		return;
-	}
-	obj = cJSON_AddObjectToObject(evidence, "nic_counters");
 	for (unsigned i = 0; i < stats->count && i < ND_MAX_STATS; i++) {
 		const struct nd_stat *s = &stats->s[i];
 		enum drop_kind kind = s->value ? classify(s->name) : NOT_DROP;
 		uint64_t *slot = kind == DROP_RING ? &d->ring : &d->dropped;
+		uint64_t value = s->value, old;
 
 		if (kind == NOT_DROP)
 			continue;
-		if (s->value > *slot)
-			*slot = s->value;
-		if (listed++ < RX_DROP_NIC_LISTED)
-			cJSON_AddNumberToObject(obj, s->name, (double)s->value);
+		if (base) {
+			if (!nd_nicstat_value(base, s->name, i, &old))
+				continue;	/* no baseline: nothing to say */
+			value = nd_counter_delta(old, value);
+		}
+		if (value > *slot)
+			*slot = value;
+		if (value && obj && listed++ < RX_DROP_NIC_LISTED)
+			cJSON_AddNumberToObject(obj, s->name, (double)value);
 	}
-	if (listed > RX_DROP_NIC_LISTED)
-		cJSON_AddNumberToObject(evidence, "nic_counters_not_listed",
-					listed - RX_DROP_NIC_LISTED);
+	return listed;
 }
 
-static void add_link_counters(const struct nd_link *link, cJSON *evidence, struct rx_drops *d)
+static void count_drops(const struct rx_source *now, const struct rx_source *base,
+			struct rx_drops *d, cJSON *nic_obj, unsigned *ret_listed)
+{
+	const struct nd_link_stats *l = now->link, *b = base ? base->link : NULL;
+	unsigned listed = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (now->link_known && (!base || base->link_known)) {
+		d->link_known = true;
+		d->received = grown(l->rx_packets, b ? &b->rx_packets : NULL);
+		d->ring = grown(l->rx_missed, b ? &b->rx_missed : NULL) +
+			  grown(l->rx_fifo, b ? &b->rx_fifo : NULL) +
+			  grown(l->rx_over, b ? &b->rx_over : NULL);
+		d->dropped = grown(l->rx_dropped, b ? &b->rx_dropped : NULL);
+	}
+	if (now->nic->st.known && (!base || base->nic->st.known))
+		listed = nic_drops(now->nic, base ? base->nic : NULL, nic_obj, d);
+	if (ret_listed)
+		*ret_listed = listed;
+}
+
+static void add_link_counters(const struct nd_link *link, cJSON *evidence)
 {
 	cJSON *obj = cJSON_AddObjectToObject(evidence, "link_stats");
 
-	d->link_known = true;
-	d->received = link->stats.rx_packets;
-	d->ring = link->stats.rx_missed + link->stats.rx_fifo + link->stats.rx_over;
-	d->dropped = link->stats.rx_dropped;
 	cJSON_AddNumberToObject(obj, "rx_packets", (double)link->stats.rx_packets);
 	cJSON_AddNumberToObject(obj, "rx_dropped", (double)link->stats.rx_dropped);
 	cJSON_AddNumberToObject(obj, "rx_missed", (double)link->stats.rx_missed);
@@ -145,55 +174,122 @@ static void add_fix(const struct nd_facts *facts, struct nd_finding *f)
 		       facts->ifname);
 }
 
-static void judge(const struct nd_facts *facts, struct nd_finding *f, const struct rx_drops *d)
+/* The growth in the window; d the window's counts, boot the totals. */
+static void judge_window(const struct nd_facts *facts, struct nd_finding *f,
+			 const struct rx_drops *d, const struct rx_drops *boot)
 {
+	const struct nd_counter_window *w = &facts->window;
 	double ring_share = d->link_known ? (double)d->ring / (double)(d->received + d->ring) : 1;
 	double drop_share = d->link_known ? (double)d->dropped /
 					    (double)(d->received + d->dropped) : 1;
 
-	if (ring_share >= RX_RING_DROP_WARN_SHARE && d->ring) {
-		nd_finding_set(f, ND_SEV_WARNING, "RX ring overflowed: %" PRIu64 " packets missed "
-			       "(%.4f%% of received) since the driver loaded", d->ring,
-			       ring_share * 100.0);
+	if (d->ring >= ND_WINDOW_MIN_COUNT && ring_share >= RX_RING_DROP_WARN_SHARE) {
+		nd_finding_set(f, ND_SEV_WARNING, "RX ring overflowing: %.1f missed/s (%.4f%% of "
+			       "received) during %s; %" PRIu64 " since the driver loaded",
+			       nd_window_rate(w, d->ring), ring_share * 100.0, w->label, boot->ring);
 		add_fix(facts, f);
-	} else if (drop_share >= RX_DROPPED_WARN_SHARE && d->dropped) {
-		nd_finding_set(f, ND_SEV_WARNING, "%" PRIu64 " received packets dropped (%.3f%% of "
-			       "received) since the driver loaded", d->dropped, drop_share * 100.0);
+	} else if (d->dropped >= ND_WINDOW_MIN_COUNT && drop_share >= RX_DROPPED_WARN_SHARE) {
+		nd_finding_set(f, ND_SEV_WARNING, "receive drops: %.1f dropped/s (%.3f%% of "
+			       "received) during %s; %" PRIu64 " since the driver loaded",
+			       nd_window_rate(w, d->dropped), drop_share * 100.0, w->label,
+			       boot->dropped);
 		add_fix(facts, f);
 	} else {
-		nd_finding_set(f, ND_SEV_INFO, "%" PRIu64 " missed and %" PRIu64 " dropped since the "
-			       "driver loaded: below %.3f%% and %.1f%% of received", d->ring,
-			       d->dropped, RX_RING_DROP_WARN_SHARE * 100.0,
+		nd_finding_set(f, ND_SEV_INFO, "%" PRIu64 " missed and %" PRIu64 " dropped during %s:"
+			       " below %d, %.3f%% and %.1f%% of received", d->ring, d->dropped,
+			       w->label, ND_WINDOW_MIN_COUNT, RX_RING_DROP_WARN_SHARE * 100.0,
 			       RX_DROPPED_WARN_SHARE * 100.0);
 	}
 }
 
+/* evidence.window's counts and rate_per_sec; false when the window's
+ * reads lack the counters. */
+static bool window_drops(const struct nd_facts *facts, cJSON *evidence, cJSON *win,
+			 struct rx_drops *d)
+{
+	const struct nd_counter_window *w = &facts->window;
+	struct rx_source now = { w->after.link_known, &w->after.link, &w->after.nicstats };
+	struct rx_source base = { w->before.link_known, &w->before.link, &w->before.nicstats };
+	cJSON *rate;
+
+	count_drops(&now, &base, d, cJSON_AddObjectToObject(win, "nic_counters"), NULL);
+	if (!d->link_known && !(now.nic->st.known && base.nic->st.known)) {
+		cJSON_AddStringToObject(win, "unreadable", "no counters read at both ends");
+		return false;
+	}
+	cJSON_AddNumberToObject(win, "received", (double)d->received);
+	cJSON_AddNumberToObject(win, "missed", (double)d->ring);
+	cJSON_AddNumberToObject(win, "dropped", (double)d->dropped);
+	if (d->link_known) {
+		cJSON_AddNumberToObject(win, "missed_share_pct", share_pct(d->ring, d->received));
+		cJSON_AddNumberToObject(win, "dropped_share_pct",
+					share_pct(d->dropped, d->received));
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(evidence, "samples", cJSON_CreateNumber(2));
+	cJSON_ReplaceItemInObjectCaseSensitive(evidence, "interval_sec",
+					       cJSON_CreateNumber(cJSON_GetObjectItem(win, "seconds")
+								  ->valuedouble));
+	rate = cJSON_CreateObject();
+	cJSON_AddNumberToObject(rate, "missed", round(nd_window_rate(w, d->ring) * 10) / 10);
+	cJSON_AddNumberToObject(rate, "dropped", round(nd_window_rate(w, d->dropped) * 10) / 10);
+	cJSON_ReplaceItemInObjectCaseSensitive(evidence, "rate_per_sec", rate);
+	return true;
+}
+
+static void add_boot_evidence(const struct nd_facts *facts, cJSON *evidence, struct rx_drops *d)
+{
+	struct rx_source now = { facts->link.st.known, &facts->link.stats, &facts->nicstats };
+	unsigned listed = 0;
+	cJSON *nic = NULL;
+
+	if (facts->link.st.known)
+		add_link_counters(&facts->link, evidence);
+	else
+		cJSON_AddStringToObject(evidence, "link_stats", facts->link.st.reason);
+	if (facts->nicstats.st.known)
+		nic = cJSON_AddObjectToObject(evidence, "nic_counters");
+	else
+		cJSON_AddStringToObject(evidence, "nic_counters", facts->nicstats.st.reason[0] ?
+					facts->nicstats.st.reason : "ethtool -S not read");
+	count_drops(&now, NULL, d, nic, &listed);
+	if (listed > RX_DROP_NIC_LISTED)
+		cJSON_AddNumberToObject(evidence, "nic_counters_not_listed",
+					listed - RX_DROP_NIC_LISTED);
+	cJSON_AddNumberToObject(evidence, "missed_total", (double)d->ring);
+	cJSON_AddNumberToObject(evidence, "dropped_total", (double)d->dropped);
+	if (d->link_known) {
+		cJSON_AddNumberToObject(evidence, "missed_share_pct", share_pct(d->ring, d->received));
+		cJSON_AddNumberToObject(evidence, "dropped_share_pct",
+					share_pct(d->dropped, d->received));
+	}
+	cJSON_AddNumberToObject(evidence, "samples", 1);
+	cJSON_AddNullToObject(evidence, "interval_sec");
+	cJSON_AddNullToObject(evidence, "rate_per_sec");
+	cJSON_AddStringToObject(evidence, "since", "driver load (counters are cumulative)");
+	cJSON_AddNumberToObject(evidence, "warn_min_count", ND_WINDOW_MIN_COUNT);
+	cJSON_AddNumberToObject(evidence, "warn_missed_share_pct", RX_RING_DROP_WARN_SHARE * 100);
+	cJSON_AddNumberToObject(evidence, "warn_dropped_share_pct", RX_DROPPED_WARN_SHARE * 100);
+}
+
 void nd_check_nic_rx_dropped(const struct nd_facts *facts, struct nd_finding *f)
 {
-	struct rx_drops d = { 0 };
+	struct rx_drops boot, win;
+	char when[64], none[128];
+	cJSON *window;
 
 	if (!facts->link.st.known && !facts->nicstats.st.known)
 		return nd_finding_unknown(f, "interface statistics (rtnetlink, ethtool -S)",
 					  facts->link.st.reason);
-	if (facts->link.st.known)
-		add_link_counters(&facts->link, f->evidence, &d);
-	else
-		cJSON_AddStringToObject(f->evidence, "link_stats", facts->link.st.reason);
-	add_nic_counters(&facts->nicstats, f->evidence, &d);
-	cJSON_AddNumberToObject(f->evidence, "missed_total", (double)d.ring);
-	cJSON_AddNumberToObject(f->evidence, "dropped_total", (double)d.dropped);
-	if (d.link_known) {
-		cJSON_AddNumberToObject(f->evidence, "missed_share_pct", share_pct(d.ring, d.received));
-		cJSON_AddNumberToObject(f->evidence, "dropped_share_pct",
-					share_pct(d.dropped, d.received));
-	}
-	cJSON_AddNumberToObject(f->evidence, "samples", 1);
-	cJSON_AddNullToObject(f->evidence, "interval_sec");
-	cJSON_AddNullToObject(f->evidence, "rate_per_sec");
-	cJSON_AddStringToObject(f->evidence, "since", "driver load (counters are cumulative)");
-	if (!d.ring && !d.dropped) {
+	add_boot_evidence(facts, f->evidence, &boot);
+	window = nd_window_evidence(facts, f->evidence);
+	if (window && window_drops(facts, f->evidence, window, &win) && (win.ring || win.dropped))
+		return judge_window(facts, f, &win, &boot);
+	if (!boot.ring && !boot.dropped) {
 		nd_finding_set(f, ND_SEV_OK, "no receive drops or misses counted");
 		return;
 	}
-	judge(facts, f, &d);
+	nd_finding_set(f, ND_SEV_INFO, "%" PRIu64 " missed and %" PRIu64 " dropped since the "
+		       "interface came up (uptime %s); %s", boot.ring, boot.dropped,
+		       nd_uptime_text(facts, when, sizeof(when)),
+		       nd_window_none_text(facts, none, sizeof(none)));
 }

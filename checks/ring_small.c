@@ -5,13 +5,15 @@
  * when it runs empty the NIC has no buffer and drops, which TCP reads as
  * congestion and halves its window.  A larger ring costs only memory.
  *
- * The counters are cumulative since boot, so the drops may be old; the
- * engine's run (drops during the test) is what confirms it.
+ * The counters are cumulative since boot, so a warning needs drops that
+ * grow in the observation window (the traffic runs or diagnose's sample);
+ * old drops alone are info.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "checks.h"
+#include "counter_window.h"
 
 /* "Well below the maximum": at most this share of it.  Driver defaults
  * are 1/8 to 1/4 of the maximum (ixgbe 512 of 4096, mlx5 1024 of 8192,
@@ -74,33 +76,63 @@ static void add_counter(cJSON *counters, const char *name, uint64_t value,
 		cJSON_AddNumberToObject(counters, name, (double)value);
 }
 
-/* The nonzero drop counters (listed in evidence) and the largest; false
- * when no counter source could be read at all. */
-static bool count_drops(const struct nd_facts *facts, cJSON *evidence, struct drop_max *largest)
+/* The counters of one read, or (base given) their growth since base. */
+static void count_sample(const struct nd_link_stats *link, bool link_known,
+			 const struct nd_nicstats *stats, const struct nd_counter_sample *base,
+			 cJSON *counters, struct drop_max *largest)
 {
-	cJSON *counters = cJSON_AddObjectToObject(evidence, "drop_counters");
-	const struct nd_link *link = &facts->link;
-	const struct nd_nicstats *stats = &facts->nicstats;
+	const struct nd_link_stats *b = base ? &base->link : NULL;
 
 	largest->name = NULL;
 	largest->value = 0;
-	if (link->st.known) {
-		add_counter(counters, "link.rx_dropped", link->stats.rx_dropped, largest);
-		add_counter(counters, "link.rx_missed", link->stats.rx_missed, largest);
-		add_counter(counters, "link.rx_fifo", link->stats.rx_fifo, largest);
-		add_counter(counters, "link.rx_over", link->stats.rx_over, largest);
+	if (link_known && (!base || base->link_known)) {
+		add_counter(counters, "link.rx_dropped",
+			    b ? nd_counter_delta(b->rx_dropped, link->rx_dropped) : link->rx_dropped,
+			    largest);
+		add_counter(counters, "link.rx_missed",
+			    b ? nd_counter_delta(b->rx_missed, link->rx_missed) : link->rx_missed,
+			    largest);
+		add_counter(counters, "link.rx_fifo",
+			    b ? nd_counter_delta(b->rx_fifo, link->rx_fifo) : link->rx_fifo, largest);
+		add_counter(counters, "link.rx_over",
+			    b ? nd_counter_delta(b->rx_over, link->rx_over) : link->rx_over, largest);
 	}
-	if (stats->st.known)
-		for (unsigned i = 0; i < stats->count && i < ND_MAX_STATS; i++)
-			if (is_rx_drop_counter(stats->s[i].name))
-				add_counter(counters, stats->s[i].name, stats->s[i].value, largest);
-	return link->st.known || stats->st.known;
+	if (!stats->st.known || (base && !base->nicstats.st.known))
+		return;
+	for (unsigned i = 0; i < stats->count && i < ND_MAX_STATS; i++) {
+		uint64_t value = stats->s[i].value, old;
+
+		if (!is_rx_drop_counter(stats->s[i].name))
+			continue;
+		if (base) {
+			if (!nd_nicstat_value(&base->nicstats, stats->s[i].name, i, &old))
+				continue;
+			value = nd_counter_delta(old, value);
+		}
+		add_counter(counters, stats->s[i].name, value, largest);
+	}
+}
+
+/* Drops in the window (evidence.window.drop_counters, largest into
+ * *ret); false when there is no window with counters at both ends. */
+static bool window_drops(const struct nd_facts *facts, cJSON *evidence, struct drop_max *ret)
+{
+	const struct nd_counter_window *w = &facts->window;
+	cJSON *win = nd_window_evidence(facts, evidence);
+
+	if (!win || !(w->after.link_known || w->after.nicstats.st.known))
+		return false;
+	count_sample(&w->after.link, w->after.link_known, &w->after.nicstats, &w->before,
+		     cJSON_AddObjectToObject(win, "drop_counters"), ret);
+	return true;
 }
 
 void nd_check_ring_small(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_rings *rings = &facts->rings;
-	struct drop_max largest;
+	struct drop_max largest, recent = { NULL, 0 };
+	char when[64], none[128];
+	bool window;
 
 	if (!rings->st.known)
 		return nd_finding_unknown(f, "ring sizes", rings->st.reason);
@@ -110,15 +142,30 @@ void nd_check_ring_small(const struct nd_facts *facts, struct nd_finding *f)
 		nd_finding_set(f, ND_SEV_OK, "RX ring %u of %u", rings->rx, rings->rx_max);
 		return;
 	}
-	if (!count_drops(facts, f->evidence, &largest))
+	if (!facts->link.st.known && !facts->nicstats.st.known)
 		return nd_finding_unknown(f, "drop counters", "neither link statistics nor "
 					  "ethtool -S could be read");
+	count_sample(&facts->link.stats, facts->link.st.known, &facts->nicstats, NULL,
+		     cJSON_AddObjectToObject(f->evidence, "drop_counters"), &largest);
+	window = window_drops(facts, f->evidence, &recent);
+	cJSON_AddNumberToObject(f->evidence, "warn_min_count", ND_WINDOW_MIN_COUNT);
 	nd_finding_fix(f, "rings", "ethtool -G %s rx %u", facts->ifname, rings->rx_max);
-	if (largest.value) {
+	if (largest.value)
 		cJSON_AddStringToObject(f->evidence, "largest_drop_counter", largest.name);
-		nd_finding_set(f, ND_SEV_WARNING, "RX ring %u of %u while the NIC counts drops "
-			       "(%s %llu): a bigger ring absorbs bursts", rings->rx, rings->rx_max,
-			       largest.name, (unsigned long long)largest.value);
+	if (window && recent.value >= ND_WINDOW_MIN_COUNT) {
+		cJSON_AddStringToObject(f->evidence, "largest_growing_counter", recent.name);
+		nd_finding_set(f, ND_SEV_WARNING, "RX ring %u of %u while the NIC drops: %s %.1f/s "
+			       "during %s; a bigger ring absorbs bursts", rings->rx, rings->rx_max,
+			       recent.name, nd_window_rate(&facts->window, recent.value),
+			       facts->window.label);
+		return;
+	}
+	if (largest.value) {
+		nd_finding_set(f, ND_SEV_INFO, "RX ring %u of %u; drops in the past: %s %llu "
+			       "(uptime %s); %s", rings->rx, rings->rx_max, largest.name,
+			       (unsigned long long)largest.value,
+			       nd_uptime_text(facts, when, sizeof(when)),
+			       nd_window_none_text(facts, none, sizeof(none)));
 		return;
 	}
 	nd_finding_set(f, ND_SEV_INFO, "RX ring %u of %u, no drops counted yet", rings->rx,

@@ -3,13 +3,15 @@
  * (softnet_stat dropped > 0) while net.core.netdev_max_backlog is still at
  * the kernel's small default of 1000 packets per CPU.  At 10GbE with
  * 1500-byte frames 1000 packets are 1.2 ms of traffic: one scheduling delay
- * of the softirq overflows it.
+ * of the softirq overflows it.  A warning needs drops in the observation
+ * window; drops only since boot are history (info).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "counter_window.h"
 #include "softnet_tally.h"
 #include "checks.h"
 
@@ -27,7 +29,8 @@ static int parse_backlog(const char *text, uint64_t *ret)
 void nd_check_sysctl_backlog_low(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_sysctl *ctl = &facts->sysctl.netdev_max_backlog;
-	struct nd_softnet_tally t;
+	struct nd_softnet_view v;
+	char history[256];
 	uint64_t backlog;
 
 	if (!ctl->known)
@@ -39,23 +42,37 @@ void nd_check_sysctl_backlog_low(const struct nd_facts *facts, struct nd_finding
 	cJSON_AddNumberToObject(f->evidence, "netdev_max_backlog", (double)backlog);
 	cJSON_AddNumberToObject(f->evidence, "kernel_default", ND_BACKLOG_DEFAULT);
 	/* min_count 1: every CPU with a drop is a CPU whose backlog overflowed. */
-	nd_softnet_tally(&facts->softnet, offsetof(struct nd_softnet_cpu, dropped), "dropped",
-			 1, f->evidence, &t);
-	if (!t.total) {
+	nd_softnet_view(facts, offsetof(struct nd_softnet_cpu, dropped), "dropped", 1, 1,
+			f->evidence, &v);
+	if (!v.boot.total) {
 		nd_finding_set(f, ND_SEV_OK, "no backlog drops with netdev_max_backlog %" PRIu64,
 			       backlog);
 		return;
 	}
 	if (backlog > ND_BACKLOG_DEFAULT) {
 		nd_finding_set(f, ND_SEV_OK, "netdev_max_backlog already raised to %" PRIu64
-			       "; its %" PRIu64 " drops are judged by softnet.dropped",
-			       backlog, t.total);
+			       "; its %" PRIu64 " drops since boot are judged by softnet.dropped",
+			       backlog, v.boot.total);
+		return;
+	}
+	cJSON_AddNumberToObject(f->evidence, "warn_min_count", ND_WINDOW_MIN_COUNT);
+	if (v.window && v.win.total && v.win.total < ND_WINDOW_MIN_COUNT) {
+		nd_finding_set(f, ND_SEV_INFO, "netdev_max_backlog at the default %" PRIu64 "; %"
+			       PRIu64 " drops during %s, below %d; %" PRIu64 " since boot", backlog,
+			       v.win.total, facts->window.label, ND_WINDOW_MIN_COUNT, v.boot.total);
+		return;
+	}
+	if (!v.window || !v.win.total) {
+		nd_finding_set(f, ND_SEV_INFO, "netdev_max_backlog at the default %" PRIu64 "; %s",
+			       backlog, nd_softnet_history_text(facts, v.boot.total, "drops",
+								history, sizeof(history)));
 		return;
 	}
 	nd_finding_set(f, ND_SEV_WARNING,
-		       "%" PRIu64 " packets dropped on %u CPU%s with netdev_max_backlog at %" PRIu64
-		       " (kernel default %d)", t.total, t.cpus_counted,
-		       t.cpus_counted == 1 ? "" : "s", backlog, ND_BACKLOG_DEFAULT);
+		       "%.1f drops/s on %u CPU%s during %s with netdev_max_backlog at %" PRIu64
+		       " (kernel default %d); %" PRIu64 " since boot", v.rate_per_sec,
+		       v.win.cpus_counted, v.win.cpus_counted == 1 ? "" : "s", facts->window.label,
+		       backlog, ND_BACKLOG_DEFAULT, v.boot.total);
 	nd_finding_fix(f, "sysctl", "sysctl -w net.core.netdev_max_backlog=%" PRIu64,
 		       nd_softnet_backlog_suggest(facts, backlog));
 }

@@ -21,6 +21,10 @@
 #include "nicdoctor/report.h"
 #include "nicdoctor/sysroot.h"
 
+/* --sample's default: two reads of the counters a second apart. */
+#define SAMPLE_SEC_DEFAULT 1.0
+#define SAMPLE_SEC_MAX 60.0
+
 /* Exit code after SIGINT/SIGTERM stopped the experiments (128 + SIGINT,
  * as a shell reports it), every trial change reverted first. */
 #define EXIT_INTERRUPTED 130
@@ -37,6 +41,9 @@ struct diagnose_opts {
 	char peer_host[256];
 	uint16_t peer_port;
 	double duration_sec;		/* 0: the default of the mode */
+	double sample_sec;		/* counter window without traffic; 0 none */
+	bool verbose;
+	enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;
 };
 
 /* Set by SIGINT/SIGTERM; the experiments stop at the next safe point. */
@@ -69,11 +76,14 @@ static void diagnose_usage(FILE *out)
 		"                          [--format text|markdown|json|prometheus]\n"
 		"                          [--json] [--redact] [--skip ID,...] [--only ID,...]\n"
 		"                          [--peer HOST[:PORT]] [--duration S] [--no-traffic]\n"
-		"                          [--trial-fixes]\n"
+		"                          [--trial-fixes] [--sample S] [-v|--verbose]\n"
+		"                          [--color[=auto|always|never]]\n"
 		"--peer runs the experiment plan against 'nicdoctor serve' or 'iperf3 -s'\n"
 		"(about 20 s of traffic, --duration S in total); without it a loopback\n"
 		"baseline measures host capacity.  --trial-fixes (root) applies each fix\n"
-		"of a suspect that is not refuted, measures, and reverts it.\n");
+		"of a suspect that is not refuted, measures, and reverts it.  Counters are\n"
+		"judged by their growth during the runs, or without traffic during a\n"
+		"sample of S seconds (default 1; 0: none, since-boot totals only).\n");
 }
 
 static int parse_duration(const char *arg, double *ret_sec)
@@ -87,13 +97,39 @@ static int parse_duration(const char *arg, double *ret_sec)
 	return 0;
 }
 
+static int parse_sample(const char *arg, double *ret_sec)
+{
+	char *end;
+	double sec = strtod(arg, &end);
+
+	if (end == arg || *end || !(sec >= 0 && sec <= SAMPLE_SEC_MAX))
+		return -EINVAL;
+	*ret_sec = sec;
+	return 0;
+}
+
+/* iproute2's -color: no argument means always. */
+static int parse_color(const char *arg, struct diagnose_opts *o)
+{
+	if (!arg || !strcmp(arg, "always"))
+		o->color = COLOR_ALWAYS;
+	else if (!strcmp(arg, "auto"))
+		o->color = COLOR_AUTO;
+	else if (!strcmp(arg, "never"))
+		o->color = COLOR_NEVER;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 /* Flags that contradict each other; 0 or ND_EXIT_USAGE after the error. */
 static int check_combination(const struct diagnose_opts *o)
 {
 	const char *bad = NULL;
 
-	if (o->sysroot && (o->peer || o->trial_fixes || o->duration_sec))
-		bad = "--sysroot diagnoses a snapshot: no --peer, --duration or --trial-fixes";
+	if (o->sysroot && (o->peer || o->trial_fixes || o->duration_sec || o->sample_sec >= 0))
+		bad = "--sysroot diagnoses a snapshot: no --peer, --duration, --sample or "
+		      "--trial-fixes";
 	else if (o->no_traffic && (o->peer || o->trial_fixes || o->duration_sec))
 		bad = "--no-traffic excludes --peer, --duration and --trial-fixes";
 	else if (o->trial_fixes && !o->peer)
@@ -108,7 +144,7 @@ static int check_combination(const struct diagnose_opts *o)
 static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 {
 	enum { OPT_SYSROOT = 256, OPT_FORMAT, OPT_JSON, OPT_REDACT, OPT_SKIP, OPT_ONLY,
-	       OPT_NO_TRAFFIC, OPT_PEER, OPT_DURATION, OPT_TRIAL };
+	       OPT_NO_TRAFFIC, OPT_PEER, OPT_DURATION, OPT_TRIAL, OPT_SAMPLE, OPT_COLOR };
 	static const struct option longopts[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -120,13 +156,17 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 		{ "peer", required_argument, NULL, OPT_PEER },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "trial-fixes", no_argument, NULL, OPT_TRIAL },
+		{ "sample", required_argument, NULL, OPT_SAMPLE },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "color", optional_argument, NULL, OPT_COLOR },
+		{ "colour", optional_argument, NULL, OPT_COLOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SYSROOT: o->sysroot = optarg; break;
 		case OPT_FORMAT:
@@ -155,6 +195,20 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 				return ND_EXIT_USAGE;
 			}
 			break;
+		case OPT_SAMPLE:
+			if (parse_sample(optarg, &o->sample_sec) < 0) {
+				nd_err("diagnose: invalid sample '%s' (0 to %.0f seconds)", optarg,
+				       SAMPLE_SEC_MAX);
+				return ND_EXIT_USAGE;
+			}
+			break;
+		case OPT_COLOR:
+			if (parse_color(optarg, o) < 0) {
+				nd_err("diagnose: invalid color '%s' (auto, always, never)", optarg);
+				return ND_EXIT_USAGE;
+			}
+			break;
+		case 'v': o->verbose = true; break;
 		case 'h': diagnose_usage(stdout); return -1;
 		default:
 			nd_err("diagnose: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -276,10 +330,41 @@ static int run_trials(const struct diagnose_opts *o, struct nd_report *report,
 	return 0;
 }
 
+/* The counters' window over the runs: the counter checks judge what
+ * grew while the traffic ran, before the verdicts test them. */
+static void window_over_runs(struct nd_facts *facts, struct nd_report *report,
+			     const struct nd_exp_set *set, double start_sec)
+{
+	struct nd_counter_window *w = &facts->window;
+	double traffic_sec = 0;
+	unsigned runs = 0;
+	char label[64];
+
+	for (unsigned i = 0; i < ND_RUN_KINDS; i++)
+		if (set->runs[i].done) {
+			runs++;
+			traffic_sec += set->runs[i].duration_sec;
+		}
+	if (!runs || nd_probe_counter_sample(facts->ifname, &w->after) < 0) {
+		nd_counter_window_unknown(w, "no traffic run completed");
+		return;
+	}
+	if (set->mode == ND_EXP_LOOPBACK)
+		snprintf(label, sizeof(label), "the %.0f s loopback baseline", traffic_sec);
+	else
+		snprintf(label, sizeof(label), "the %u run%s (%.0f s of traffic)", runs,
+			 runs == 1 ? "" : "s", traffic_sec);
+	nd_counter_window_set(w, set->mode == ND_EXP_LOOPBACK ? "run loopback baseline"
+							      : "run peer plan",
+			      label, nd_probe_clock_sec() - start_sec);
+	nd_report_rejudge(report, nd_checks_count);
+}
+
 /* The plan against the peer, or the loopback baseline; verdicts. */
 static void run_experiments(const struct diagnose_opts *o, struct nd_report *report,
-			    struct experiments *x)
+			    struct nd_facts *facts, struct experiments *x)
 {
+	double start_sec;
 	struct nd_exp_target target = { .host = o->peer_host, .port = o->peer_port,
 					.ifname = report->facts->ifname, .want_peer = true };
 	nd_exp_progress_fn progress = isatty(STDERR_FILENO) ? progress_line : NULL;
@@ -289,6 +374,8 @@ static void run_experiments(const struct diagnose_opts *o, struct nd_report *rep
 
 	x->set.wire_mbps = nd_facts_wire_ceiling_mbps(report->facts);
 	catch_stop_signals();
+	nd_probe_counter_sample(facts->ifname, &facts->window.before);
+	start_sec = nd_probe_clock_sec();
 	if (o->peer) {
 		snprintf(x->set.peer, sizeof(x->set.peer), "%s:%u", o->peer_host,
 			 o->peer_port ? o->peer_port : ND_ENGINE_PORT_DEFAULT);
@@ -310,6 +397,7 @@ static void run_experiments(const struct diagnose_opts *o, struct nd_report *rep
 	} else if (r < 0) {
 		nd_err("loopback baseline: %s", x->set.error);
 	}
+	window_over_runs(facts, report, &x->set, start_sec);
 	nd_verdicts_decide(report->findings, report->n_findings, &x->set, &x->sum);
 	if (nd_verdict_asymmetric(&x->set, &asym))
 		nd_report_add_finding(report, &asym);
@@ -339,6 +427,29 @@ static void add_far_end(struct nd_report *report, struct experiments *x)
 	nd_exp_set_release(&x->set);
 }
 
+/* Without traffic, the counters' own window: two reads sample_sec apart. */
+static void sample_window(const struct diagnose_opts *o, struct nd_facts *facts)
+{
+	double sec = o->sample_sec < 0 ? SAMPLE_SEC_DEFAULT : o->sample_sec;
+
+	if (o->sysroot) {
+		nd_counter_window_unknown(&facts->window, "a snapshot holds one read");
+		return;
+	}
+	if (!o->no_traffic) {
+		/* the runs will be the window (window_over_runs) */
+		nd_counter_window_unknown(&facts->window, "no traffic run completed");
+		return;
+	}
+	if (sec <= 0) {
+		nd_counter_window_unknown(&facts->window, "--sample 0");
+		return;
+	}
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "nicdoctor: sampling the counters for %g s\n", sec);
+	nd_probe_counter_window(facts->ifname, sec, &facts->window);
+}
+
 /* Probe and check; 0 or an exit code after the error. */
 static int build_report(struct diagnose_opts *o, struct nd_report *report,
 			struct nd_facts **ret_facts)
@@ -355,6 +466,7 @@ static int build_report(struct diagnose_opts *o, struct nd_report *report,
 		nd_err("cannot probe '%s': %s", o->ifname, strerror(-r));
 		return ND_EXIT_ENV;
 	}
+	sample_window(o, facts);
 	r = nd_report_build(report, facts, o->skip, o->only, &bad_id);
 	if (r < 0) {
 		nd_err("unknown check ID '%s' (see 'nicdoctor checks')", bad_id ? bad_id : "?");
@@ -365,9 +477,20 @@ static int build_report(struct diagnose_opts *o, struct nd_report *report,
 	return 0;
 }
 
+/* iproute2's rule, and no-color.org's: auto colours a terminal only, and
+ * not when NO_COLOR is set and not empty; an explicit --color=always wins. */
+static bool want_color(int when)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	if (when != COLOR_AUTO)
+		return when == COLOR_ALWAYS;
+	return isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
+
 int cmd_diagnose(int argc, char **argv)
 {
-	struct diagnose_opts o = { .format = ND_FORMAT_TEXT };
+	struct diagnose_opts o = { .format = ND_FORMAT_TEXT, .sample_sec = -1 };
 	struct experiments *x = NULL;
 	struct nd_report report;
 	struct nd_facts *facts = NULL;
@@ -387,11 +510,11 @@ int cmd_diagnose(int argc, char **argv)
 	if (!o.no_traffic && !o.sysroot) {
 		x = calloc(1, sizeof(*x));
 		if (x)
-			run_experiments(&o, &report, x);
+			run_experiments(&o, &report, facts, x);
 	}
 	report.redact = o.redact;
-	report.color = o.format == ND_FORMAT_TEXT && isatty(STDOUT_FILENO) &&
-		       !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	report.verbose = o.verbose;
+	report.color = o.format == ND_FORMAT_TEXT && want_color(o.color);
 	r = nd_report_render(&report, o.format, stdout);
 	rc = r < 0 ? ND_EXIT_ENV : nd_report_exit_code(&report);
 	if (r < 0)

@@ -32,6 +32,13 @@ struct nd_status {
 	char reason[ND_REASON_LEN];	/* set when !known: "no permission", ... */
 };
 
+/* The interface's 64-bit counters (rtnetlink), cumulative since it came up. */
+struct nd_link_stats {
+	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
+	uint64_t rx_errors, tx_errors, rx_dropped, tx_dropped;
+	uint64_t rx_missed, rx_fifo, rx_over;
+};
+
 /* rtnetlink (libnl-route) view of the link. */
 struct nd_link {
 	struct nd_status st;
@@ -42,11 +49,7 @@ struct nd_link {
 	unsigned rx_queues, tx_queues;	/* allocated (IFLA_NUM_*_QUEUES), not in use */
 	char qdisc[16];			/* root qdisc kind: "mq", "fq_codel", "tbf" */
 	char mac[18];			/* aa:bb:cc:dd:ee:ff, redacted in reports */
-	struct {
-		uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
-		uint64_t rx_errors, tx_errors, rx_dropped, tx_dropped;
-		uint64_t rx_missed, rx_fifo, rx_over;
-	} stats;
+	struct nd_link_stats stats;
 };
 
 /* A shaping qdisc on the interface (root or any child), with its rate. */
@@ -239,6 +242,36 @@ struct nd_tools {
 	int iperf3_major, iperf3_minor;
 };
 
+/* /proc/uptime: how long the since-boot counters have been counting
+ * (live, or the snapshot's when diagnosing one). */
+struct nd_uptime {
+	struct nd_status st;
+	double seconds;
+};
+
+/* One read of every cumulative counter the rate checks judge. */
+struct nd_counter_sample {
+	bool link_known;
+	struct nd_link_stats link;
+	struct nd_softnet softnet;	/* st.known when read */
+	struct nd_nicstats nicstats;	/* st.known when read */
+};
+
+/*
+ * An observation window: the counters read at its start and its end.
+ * The counter checks judge what grew in it (a rate), and use the
+ * since-boot totals of the facts only as context.  Filled by diagnose:
+ * a short sample of its own (--sample S), or the traffic runs.
+ */
+struct nd_counter_window {
+	bool known;
+	char reason[ND_REASON_LEN];	/* !known: why there is none */
+	double seconds;			/* the window's length */
+	char what[64];			/* "sample", "run peer plan": evidence.window.source */
+	char label[64];			/* how a title says it: "the last 1 s", "the 3 runs" */
+	struct nd_counter_sample before, after;
+};
+
 struct nd_facts {
 	char ifname[ND_IFNAMSIZ];
 	char hostname[64];
@@ -266,6 +299,8 @@ struct nd_facts {
 	struct nd_sysctls sysctl;
 	struct nd_cpus cpus;
 	struct nd_tools tools;
+	struct nd_uptime uptime;
+	struct nd_counter_window window;	/* !known unless diagnose measured one */
 };
 
 void nd_status_set_known(struct nd_status *st);

@@ -50,6 +50,22 @@ void nd_probe_softnet(const char *ifname, struct nd_facts *facts);
 void nd_probe_sysctls(const char *ifname, struct nd_facts *facts);
 void nd_probe_cpus(const char *ifname, struct nd_facts *facts);
 void nd_probe_tools(const char *ifname, struct nd_facts *facts);
+/* counters.c: /proc/uptime (the snapshot's in a sysroot). */
+void nd_probe_uptime(struct nd_uptime *ret);
+/* CLOCK_MONOTONIC in seconds, for the length of a window. */
+double nd_probe_clock_sec(void);
+/* The counters as facts already hold them (the probe's read). */
+void nd_counter_sample_from_facts(const struct nd_facts *facts, struct nd_counter_sample *ret);
+/* Read softnet_stat, the link stats and ethtool -S once more.  0, -ENOMEM. */
+int nd_probe_counter_sample(const char *ifname, struct nd_counter_sample *ret);
+/* Two reads `seconds` apart into ret (what "sample", label "the last S s").
+ * 0, or a negative errno with ret unknown. */
+int nd_probe_counter_window(const char *ifname, double seconds, struct nd_counter_window *ret);
+/* Mark a window known over `seconds` (what and label as in facts.h), or
+ * unknown with why. */
+void nd_counter_window_set(struct nd_counter_window *w, const char *what, const char *label,
+			   double seconds);
+void nd_counter_window_unknown(struct nd_counter_window *w, const char *reason);
 /* In a sysroot: netlink groups from <root>/ethtool/<IF>.json. */
 void nd_probe_snapshot(const char *ifname, struct nd_facts *facts);
 

@@ -40,7 +40,8 @@ struct nd_report {
 	cJSON *throughput;			/* experiments' numbers, or NULL; owned */
 	cJSON *peer;				/* the far end (experiment/far.c), or NULL; owned */
 	bool redact;
-	bool color;				/* text on a terminal, NO_COLOR unset */
+	bool color;				/* text: --color, a terminal, NO_COLOR unset */
+	bool verbose;				/* text: every check with its evidence */
 	char bad_id[64];			/* nd_report_build's -EINVAL: the unknown ID */
 };
 
@@ -51,6 +52,12 @@ struct nd_report {
 int nd_report_build(struct nd_report *report, const struct nd_facts *facts,
 		    const char *skip, const char *only, const char **ret_bad_id);
 void nd_report_free(struct nd_report *report);
+
+/* Run the first n_checks registered checks again on report->facts (which
+ * changed: a counter window was measured), skipped ones excepted, and
+ * collect the ceilings anew.  Before any experiment adds findings or
+ * ceilings. */
+void nd_report_rejudge(struct nd_report *report, unsigned n_checks);
 
 /* Add a ceiling (experiments add measured ones: "window", "cpu"): one per
  * source, the lowest kept, the array sorted lowest first.  mbps < 0 or an

@@ -1,6 +1,7 @@
 /*
  * softnet.c - the "softnet" probe source: /proc/net/softnet_stat, the
- * per-CPU backlog counters (drops, time_squeeze), parsed by parse/softnet.c.
+ * per-CPU backlog counters (drops, time_squeeze), parsed by parse/softnet.c,
+ * and /proc/uptime, the time those since-boot counters have been counting.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ void nd_probe_softnet(const char *ifname, struct nd_facts *facts)
 	int r;
 
 	(void)ifname;
+	nd_probe_uptime(&facts->uptime);
 	sn->count = 0;
 	r = nd_sysroot_read_alloc(SOFTNET_PATH, &text, NULL);
 	if (r < 0) {

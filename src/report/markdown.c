@@ -1,9 +1,10 @@
 /*
  * markdown.c - the report for pasting into a ticket (GitHub-flavoured
- * markdown): a title, one summary table of every check, the ceilings, then
- * a section per warning or critical finding with its evidence, ceiling and
- * fix commands in a ```sh block.  A healthy report stays short: title,
- * result line and the two tables.  Rendered from the (redacted) JSON
+ * markdown), top-down like the text: a title, a table of what is not ok
+ * (worst first), the ceilings, a section per critical then warning finding
+ * with its evidence, ceiling and fix commands in a ```sh block, then the
+ * table of every check.  A healthy report stays short: title, result line
+ * and the two tables.  Rendered from the (redacted) JSON
  * document, like every format.
  */
 #include <errno.h>
@@ -104,16 +105,13 @@ static void title(FILE *out, const cJSON *doc)
 		cJSON_IsTrue(cJSON_GetObjectItem(host, "sysroot")) ? ", from a snapshot" : "");
 }
 
-static void summary_table(FILE *out, const cJSON *doc)
+static void table_row(FILE *out, const cJSON *f)
 {
-	const cJSON *f;
+	const char *result = result_of(f);
+	int sev = nd_severity_from_name(result);
 	char cell[CELL_MAX + 64];
 
-	fputs("| check | result | evidence |\n|---|---|---|\n", out);
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
-		const char *result = result_of(f);
-		int sev = nd_severity_from_name(result);
-
+	{
 		fputs("| ", out);
 		put_code(out, nd_json_str(f, "id", "?"), true);
 		fprintf(out, sev >= ND_SEV_WARNING ? " | **%s** | " : " | %s | ", result);
@@ -124,7 +122,39 @@ static void summary_table(FILE *out, const cJSON *doc)
 		put_cell(out, cell);
 		fputs(" |\n", out);
 	}
+}
+
+static void summary_table(FILE *out, const cJSON *doc)
+{
+	const cJSON *f;
+
+	fputs("| check | result | evidence |\n|---|---|---|\n", out);
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings"))
+		table_row(out, f);
 	fputc('\n', out);
+}
+
+/* What is not ok, worst first: the table a reader of the ticket needs. */
+static bool problems_table(FILE *out, const cJSON *doc)
+{
+	static const int order[] = { ND_SEV_CRITICAL, ND_SEV_WARNING, ND_SEV_UNKNOWN,
+				     ND_SEV_INFO };
+	const cJSON *f;
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+			if (nd_severity_from_name(result_of(f)) != order[i])
+				continue;
+			if (!any)
+				fputs("## Needs attention\n\n| check | result | evidence |\n"
+				      "|---|---|---|\n", out);
+			any = true;
+			table_row(out, f);
+		}
+	if (any)
+		fputc('\n', out);
+	return any;
 }
 
 static void ceilings_table(FILE *out, const cJSON *doc)
@@ -287,17 +317,22 @@ int nd_render_markdown(const struct nd_report *report, FILE *out)
 {
 	cJSON *doc = nd_report_document(report);
 	const cJSON *f;
+	bool problems;
 
 	if (!doc)
 		return -ENOMEM;
 	title(out, doc);
 	throughput(out, doc);
-	summary_table(out, doc);
+	problems = problems_table(out, doc);
 	ceilings_table(out, doc);
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
-		if (nd_severity_from_name(result_of(f)) >= ND_SEV_WARNING)
-			section(out, f);
-	}
+	for (int sev = ND_SEV_CRITICAL; sev >= ND_SEV_WARNING; sev--)
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+			if (nd_severity_from_name(result_of(f)) == sev)
+				section(out, f);
+		}
+	if (problems)
+		fputs("## All checks\n\n", out);
+	summary_table(out, doc);
 	far_end(out, doc);
 	unreadable(out, doc);
 	cJSON_Delete(doc);

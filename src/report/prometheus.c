@@ -4,11 +4,14 @@
  * (write to a *.prom file atomically), so a fleet is watched with the tools
  * it already runs.  Rendered from the (redacted) JSON document.
  *
- *   nicdoctor_finding{interface="eth0",id="queues.single",severity="ok"} 0
+ *   nicdoctor_finding{interface="eth0",id="queues.single"} 0
  *   nicdoctor_ceiling_mbps{interface="eth0",source="wire"} 9415.4
  *   nicdoctor_worst_severity{interface="eth0"} 3
  *
  * Skipped checks are left out: no sample is better than a made-up one.
+ * The severity is a finding's value, never a label: a label that changes
+ * with the state would start a new series at every change, breaking
+ * rate(), alert `for:` clauses and history across the change.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,8 +48,7 @@ static void findings(FILE *out, const cJSON *doc, const char *ifname)
 			continue;
 		fputs("nicdoctor_finding{", out);
 		put_label(out, "interface", ifname, false);
-		put_label(out, "id", nd_json_str(f, "id", "?"), false);
-		put_label(out, "severity", severity, true);
+		put_label(out, "id", nd_json_str(f, "id", "?"), true);
 		fprintf(out, " %d\n", sev);
 	}
 	fputs("# HELP nicdoctor_finding_ceiling_mbps Most throughput a suspected cause "

@@ -259,6 +259,151 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 	}
 }
 
+static void finding(const struct text_out *t, const cJSON *f);
+
+/* A finding's severity, -1 when skipped. */
+static int finding_sev(const cJSON *f)
+{
+	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "skipped")))
+		return -1;
+	return nd_severity_from_name(nd_json_str(f, "severity", NULL));
+}
+
+/* The tag and title line of a finding, without details. */
+static void finding_line(const struct text_out *t, const cJSON *f, int sev)
+{
+	const char *id = nd_json_str(f, "id", "?");
+	size_t col = put_tag(t, sev_style[sev].tag, sev_style[sev].color);
+
+	put_clean(t->out, id, strlen(id));
+	fputs("  ", t->out);
+	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""), "");
+}
+
+/* Warnings and criticals: title, ceiling, verdict and fix; the evidence
+ * lines only in the verbose listing (--json has them all). */
+static void finding_brief(const struct text_out *t, const cJSON *f, int sev)
+{
+	cJSON *copy = cJSON_Duplicate(f, true);
+
+	finding_line(t, f, sev);
+	if (!copy)
+		return;
+	cJSON_ReplaceItemInObjectCaseSensitive(copy, "evidence", cJSON_CreateObject());
+	finding_details(t, copy);
+	cJSON_Delete(copy);
+}
+
+/* "Passed: a, b, c." or "Skipped: ...": the ids of findings with sev. */
+static void id_paragraph(const struct text_out *t, const cJSON *doc, int want, const char *lead)
+{
+	char line[4096];
+	size_t used = 0;
+	unsigned n = 0;
+	const cJSON *f;
+
+	used = (size_t)snprintf(line, sizeof(line), "%s", lead);
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+		int len;
+
+		if (finding_sev(f) != want)
+			continue;
+		len = snprintf(line + used, sizeof(line) - used, "%s%s", n++ ? ", " : " ",
+			       nd_json_str(f, "id", "?"));
+		if (len > 0 && (size_t)len < sizeof(line) - used)
+			used += (size_t)len;
+	}
+	if (!n)
+		return;
+	fputc('\n', t->out);
+	wrap(t->out, 0, 4, line, "");
+}
+
+/* "Could not judge: id (missing: why), ...": the unknown findings. */
+static void unknown_paragraph(const struct text_out *t, const cJSON *doc)
+{
+	char line[4096];
+	size_t used;
+	unsigned n = 0;
+	const cJSON *f;
+
+	used = (size_t)snprintf(line, sizeof(line), "Could not judge:");
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+		const cJSON *ev = cJSON_GetObjectItem(f, "evidence");
+		int len;
+
+		if (finding_sev(f) != ND_SEV_UNKNOWN)
+			continue;
+		len = snprintf(line + used, sizeof(line) - used, "%s%s (%s: %s)", n++ ? "; " : " ",
+			       nd_json_str(f, "id", "?"), nd_json_str(ev, "missing", "?"),
+			       nd_json_str(ev, "reason", "unknown"));
+		if (len > 0 && (size_t)len < sizeof(line) - used)
+			used += (size_t)len;
+	}
+	if (!n)
+		return;
+	fputc('\n', t->out);
+	wrap(t->out, 0, 4, line, "");
+}
+
+/* The binding bottleneck's fix, right under the headline: what to type. */
+static void bottleneck_fix(const struct text_out *t, const cJSON *doc)
+{
+	const cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "throughput"), "bottleneck");
+	const char *id = nd_json_str(b, "id", NULL);
+	bool far = !strcmp(nd_json_str(b, "host", "here"), "far end");
+	const cJSON *f, *cmd, *findings = cJSON_GetObjectItem(doc, "findings");
+	unsigned shown = 0;
+
+	if (!id)
+		return;
+	if (far)	/* its fix is typed there: the far end's own report has it */
+		findings = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "peer"),
+								   "report"), "findings");
+	cJSON_ArrayForEach(f, findings) {
+		if (strcmp(nd_json_str(f, "id", ""), id) != 0)
+			continue;
+		cJSON_ArrayForEach(cmd, cJSON_GetObjectItem(cJSON_GetObjectItem(f, "fix"),
+							   "commands")) {
+			if (!cJSON_IsString(cmd) || shown++ >= 2)
+				continue;
+			const char *lead = far ? "To fix it on the far host: " : "To fix it: ";
+
+			fprintf(t->out, "%-*s", (int)strlen(lead), shown == 1 ? lead : "");
+			wrap(t->out, strlen(lead), strlen(lead) + 2, cmd->valuestring, " \\");
+		}
+	}
+}
+
+/* The default order: what needs attention first, worst first, then info,
+ * then one paragraph for what passed and one for what could not be read. */
+static void findings_top_down(const struct text_out *t, const cJSON *doc)
+{
+	static const int order[] = { ND_SEV_CRITICAL, ND_SEV_WARNING };
+	const cJSON *f;
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings"))
+			if (finding_sev(f) == order[i]) {
+				if (!any)
+					fputc('\n', t->out);
+				any = true;
+				finding_brief(t, f, order[i]);
+			}
+	any = false;
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings"))
+		if (finding_sev(f) == ND_SEV_INFO) {
+			if (!any)
+				fputc('\n', t->out);
+			any = true;
+			finding_line(t, f, ND_SEV_INFO);
+		}
+	id_paragraph(t, doc, ND_SEV_OK, "Passed:");
+	id_paragraph(t, doc, -1, "Skipped:");
+	unknown_paragraph(t, doc);
+}
+
 static void finding(const struct text_out *t, const cJSON *f)
 {
 	const char *id = nd_json_str(f, "id", "?");
@@ -357,10 +502,15 @@ int nd_render_text(const struct nd_report *report, FILE *out)
 		return -ENOMEM;
 	header(&t, doc);
 	nd_text_headline(out, t.color, doc);
+	bottleneck_fix(&t, doc);
 	ceilings(&t, doc);
-	fputc('\n', out);
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings"))
-		finding(&t, f);
+	if (report->verbose) {
+		fputc('\n', out);
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings"))
+			finding(&t, f);
+	} else {
+		findings_top_down(&t, doc);
+	}
 	nd_text_throughput(out, t.color, doc);
 	nd_text_peer(out, t.color, doc);
 	unreadable(&t, doc);

@@ -32,7 +32,7 @@ for fixture in "$FIXTURES"/healthy-*/; do
 done
 
 test_expect_success 'the field case: downgraded link is critical with the PCIe math' '
-	"$ND" diagnose enp1s0f0np0 --sysroot "$FIXTURES/downgraded-x1" >report.txt
+	"$ND" diagnose -v enp1s0f0np0 --sysroot "$FIXTURES/downgraded-x1" >report.txt
 	test $? = 2 &&
 	grep -q "CRIT.*pcie.link_downgraded" report.txt &&
 	grep -q "1 lane x 4.000 Gb/s (5 GT/s, 8b/10b) x 512/(512+24) = 3821 Mbit/s" report.txt

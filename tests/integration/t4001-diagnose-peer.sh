@@ -84,6 +84,12 @@ test_expect_success 'the text report: headline, bottleneck, one bar per CPU, 80 
 	sed -n "/^Measured/,/^\$/p" report.txt &&
 	grep -q "^Measured [0-9]* of the 9415 Mbit/s wire goodput ([0-9]*%)$" report.txt &&
 	grep -q "^Bottleneck: qdisc.rate_limit, confirmed: " report.txt &&
+	# The first screen (24 lines) says what was measured, the bottleneck
+	# and what to type.
+	head -24 report.txt >screen.txt &&
+	grep -q "^Measured [0-9]* of the 9415 Mbit/s wire goodput" screen.txt &&
+	grep -q "^Bottleneck: qdisc.rate_limit, confirmed: " screen.txt &&
+	grep -q "tc qdisc show dev nda" screen.txt &&
 	# Our bars follow their heading; the far end (serve shares) has its own.
 	test "$(awk "/^CPU load during the forward run/ { on = 1; next }
 		on && /^  cpu[0-9]* *\\[[#=.]*\\] *[0-9]*% busy/ { n++; next } { on = 0 }

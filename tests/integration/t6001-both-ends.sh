@@ -91,6 +91,12 @@ sys.exit(0 if far[\"queues.single\"] == \"confirmed\" and b.get(\"host\") == \"f
 test_expect_success 'the text report has a far-end section with its fixes for the far host' '
 	{ diag --peer 10.77.61.2:$PORT --duration 3 >report.txt; test $? -le 2; } &&
 	grep "^Far end (10.77.61.2:$PORT)" report.txt &&
+	# The first screen (24 lines): the measurement, the bottleneck (the far
+	# end'"'"'s when it binds) and a command to type.
+	head -24 report.txt >screen.txt &&
+	grep "^Measured [0-9]* of the " screen.txt &&
+	grep "^Bottleneck" screen.txt &&
+	grep -E "^To fix it|^       fix \(" screen.txt &&
 	grep "ethtool -L ndb rx 2" report.txt &&
 	grep "for the far host: run them there" report.txt &&
 	grep "CPU load on the far end during the forward run" report.txt

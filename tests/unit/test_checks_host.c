@@ -5,6 +5,7 @@
  * LAN.  The rest of the host-side checks: test_checks_host_more.c.
  */
 #include "checks_host_fixture.h"
+#include "window_fixture.h"
 
 /* ---- sysctl.rmem_max_low / sysctl.wmem_max_low ------------------------- */
 
@@ -152,11 +153,25 @@ static void test_backlog_low(void **state)
 
 	(void)state;
 	set_router_softnet(facts);
+	/* Drops only in the past (none in the window, or no window): info. */
+	window_set(facts, 1, 0);
+	run("sysctl.backlog_low", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_non_null(strstr(finding.title, "none in the last 1 s"));
+	assert_int_equal(finding.fix.n_commands, 0);
+	window_clear(facts);
+	run("sysctl.backlog_low", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	/* The same drops growing in the window: a warning with the rate. */
+	window_set(facts, 2, 0.5);
 	run("sysctl.backlog_low", facts);
 	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_non_null(strstr(finding.title, "drops/s"));
 	assert_true(evidence_number("netdev_max_backlog") == 1000);
 	assert_true(evidence_number("dropped_total") == 0x2382 + 0x247c);
-	assert_string_equal(evidence_string("cpus_with_dropped"), "0-1");
+	assert_true(evidence_number("cpus_with_dropped") == 2);
+	assert_string_equal(evidence_string("cpus_with_dropped_list"), "0-1");
+	assert_true(evidence_number("window.cpus_with_dropped") == 2);
 	assert_fix(0, "sysctl -w net.core.netdev_max_backlog=30000");
 	/* A faster link gets ESnet's 100G value. */
 	facts->linkmodes.speed_mbps = 100000;
@@ -196,10 +211,15 @@ static void test_softnet_dropped(void **state)
 	const cJSON *per_cpu, *cpu1;
 
 	(void)state;
-	/* 9090 drops in 124.3M packets on CPU0, 9340 in 124.2M on CPU1: ~75 ppm. */
+	/* 9090 drops in 124.3M packets on CPU0, 9340 in 124.2M on CPU1: ~75 ppm,
+	 * all of them in the last second. */
 	set_router_softnet(facts);
+	window_set(facts, 1, 1);
 	run("softnet.dropped", facts);
 	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_non_null(strstr(finding.title, "18430.0 drops/s"));
+	assert_true(evidence_number("window.dropped") == 18430);
+	assert_true(evidence_number("window.dropped_per_sec") == 18430);
 	assert_true(evidence_number("dropped_total") == 18430);
 	per_cpu = evidence_item("per_cpu");
 	assert_int_equal(cJSON_GetArraySize(per_cpu), 2);
@@ -210,22 +230,50 @@ static void test_softnet_dropped(void **state)
 	assert_non_null(strstr(finding.title, "CPU1"));
 	assert_fix(0, "sysctl -w net.core.netdev_max_backlog=30000");
 
+	/* The same host with those drops only in the past: info, with the
+	 * uptime and the empty window; a snapshot (no window) the same. */
+	facts->uptime.st.known = true;
+	facts->uptime.seconds = 47 * 60;
+	window_set(facts, 1, 0);
+	run("softnet.dropped", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_string_equal(finding.title, "backlog drops in the past: 18430 drops since boot, "
+			    "47 min ago; none in the last 1 s");
+	assert_int_equal(finding.fix.n_commands, 0);
+	assert_true(evidence_number("window.dropped") == 0);
+	window_clear(facts);
+	facts->sysroot = true;
+	run("softnet.dropped", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_non_null(strstr(finding.title, "47 min before the snapshot"));
+	assert_true(cJSON_IsNull(evidence_item("window")));
+	assert_true(evidence_number("uptime_sec") == 47 * 60);
+	facts->sysroot = false;
+
 	/* A few drops in a busy host: info, no fix. */
 	facts->softnet.count = 0;
 	add_softnet(facts, 0, 50000000, 0, 0);
 	add_softnet(facts, 3, 50000000, 7, 0);
+	window_set(facts, 1, 1);
 	run("softnet.dropped", facts);
 	assert_int_equal(finding.severity, ND_SEV_INFO);
-	assert_string_equal(evidence_string("cpus_with_dropped"), "3");
+	assert_true(evidence_number("cpus_with_dropped") == 1);
+	assert_string_equal(evidence_string("cpus_with_dropped_list"), "3");
 	assert_int_equal(finding.fix.n_commands, 0);
 
-	/* Many drops but a tiny share (1 per million): info. */
+	/* Many drops but a tiny share (1 per million) over 1000 s: 4/s, info;
+	 * the same in one second is 4000/s, netdata's alarm and ours. */
 	facts->softnet.cpu[1].processed = 4000000000ULL;
 	facts->softnet.cpu[1].dropped = 4000;
+	window_set(facts, 1000, 1);
 	run("softnet.dropped", facts);
 	assert_int_equal(finding.severity, ND_SEV_INFO);
+	window_set(facts, 1, 1);
+	run("softnet.dropped", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
 
 	facts->softnet.cpu[1].dropped = 0;
+	window_set(facts, 1, 1);
 	run("softnet.dropped", facts);
 	assert_int_equal(finding.severity, ND_SEV_OK);
 
@@ -263,12 +311,20 @@ static void test_softnet_squeezed(void **state)
 	for (unsigned cpu = 4; cpu < 8; cpu++)
 		nd_cpuset_add(&facts->cpus.online, cpu);
 	facts->cpus.n_online = 8;
+	/* In the past only: info, no fix. */
+	run("softnet.squeezed", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_non_null(strstr(finding.title, "in the past"));
+	assert_int_equal(finding.fix.n_commands, 0);
+	window_set(facts, 1, 1);
 	run("softnet.squeezed", facts);
 	assert_int_equal(finding.severity, ND_SEV_WARNING);
 	assert_non_null(strstr(finding.title, "CPU5"));
 	assert_non_null(strstr(finding.title, "6100"));
+	assert_non_null(strstr(finding.title, "squeezes/s"));
 	assert_true(evidence_number("time_squeeze_total") == 1 + 1 + 378 + 3 + 1 + 6100);
-	assert_string_equal(evidence_string("cpus_with_time_squeeze"), "0-5");
+	assert_true(evidence_number("cpus_with_time_squeeze") == 6);
+	assert_string_equal(evidence_string("cpus_with_time_squeeze_list"), "0-5");
 	assert_int_equal(cJSON_GetArraySize(evidence_item("per_cpu")), 6);
 	assert_fix(0, "sysctl -w net.core.netdev_budget=600");
 	assert_fix(1, "sysctl -w net.core.netdev_budget_usecs=$(( $(sysctl -n "
@@ -278,6 +334,7 @@ static void test_softnet_squeezed(void **state)
 
 	/* CPU5 healthy: CPU2's 0.13% is info, no fix. */
 	facts->softnet.cpu[5].time_squeeze = 0;
+	window_set(facts, 1, 1);
 	run("softnet.squeezed", facts);
 	assert_int_equal(finding.severity, ND_SEV_INFO);
 	assert_non_null(strstr(finding.title, "CPU2"));
@@ -287,12 +344,21 @@ static void test_softnet_squeezed(void **state)
 	facts->softnet.count = 0;
 	add_softnet(facts, 0, 0x0078b644, 0, 0x3d);
 	add_softnet(facts, 1, 0x006d1ebe, 0, 0x4f);
+	window_set(facts, 1, 1);
+	run("softnet.squeezed", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	window_clear(facts);
 	run("softnet.squeezed", facts);
 	assert_int_equal(finding.severity, ND_SEV_OK);
 
-	/* A few squeezes on an idle CPU: below the count, whatever the share. */
+	/* A few squeezes on an idle CPU since boot: below the count, whatever
+	 * the share; in a window, fewer than 10 on a CPU the same. */
 	facts->softnet.count = 0;
 	add_softnet(facts, 0, 200, 0, 50);
+	window_set(facts, 1, 0.1);
+	run("softnet.squeezed", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	window_clear(facts);
 	run("softnet.squeezed", facts);
 	assert_int_equal(finding.severity, ND_SEV_OK);
 
@@ -302,9 +368,70 @@ static void test_softnet_squeezed(void **state)
 	free(facts);
 }
 
+/* Sum of key over an array of objects. */
+static double sum_of(const cJSON *arr, const char *key)
+{
+	const cJSON *e;
+	double sum = 0;
+
+	cJSON_ArrayForEach(e, arr)
+		sum += cJSON_GetObjectItem(e, key)->valuedouble;
+	return sum;
+}
+
+/* Every softnet check's evidence read back against its inputs: counts
+ * count, lists list, totals add up, rates are growth over the window. */
+static void test_softnet_evidence_agrees(void **state)
+{
+	static const struct { const char *id, *name; } checks[] = {
+		{ "softnet.dropped", "dropped" }, { "softnet.squeezed", "time_squeeze" },
+		{ "sysctl.backlog_low", "dropped" },
+	};
+	struct nd_facts *facts = facts_new();
+	char key[64];
+
+	(void)state;
+	facts->softnet.count = 0;
+	add_softnet(facts, 0, 1000000, 1034, 0);	/* the CPU 0 */
+	add_softnet(facts, 2, 2000000, 0, 600);
+	add_softnet(facts, 5, 3000000, 40, 30);
+	window_set(facts, 2, 0.5);
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		const char *name = checks[i].name;
+		bool drops = !strcmp(name, "dropped");
+		const cJSON *per_cpu, *win;
+
+		run(checks[i].id, facts);
+		per_cpu = evidence_item("per_cpu");
+		win = evidence_item("window");
+		snprintf(key, sizeof(key), "cpus_with_%s", name);
+		assert_true(evidence_number(key) == 2);
+		assert_int_equal(cJSON_GetArraySize(per_cpu), 2);
+		snprintf(key, sizeof(key), "cpus_with_%s_list", name);
+		assert_string_equal(evidence_string(key), drops ? "0,5" : "2,5");
+		snprintf(key, sizeof(key), "%s_total", name);
+		assert_true(evidence_number(key) == (drops ? 1074 : 630));
+		assert_true(sum_of(per_cpu, name) == evidence_number(key));
+		assert_true(evidence_number("processed_total") == 6000000);
+		/* the window: half of each counter grew in 2 s */
+		assert_true(cJSON_GetObjectItem(win, "seconds")->valuedouble == 2);
+		assert_true(cJSON_GetObjectItem(win, name)->valuedouble == (drops ? 537 : 315));
+		assert_true(sum_of(cJSON_GetObjectItem(win, "per_cpu"), name) ==
+			    cJSON_GetObjectItem(win, name)->valuedouble);
+		assert_true(cJSON_GetObjectItem(win, "processed")->valuedouble == 3000000);
+		snprintf(key, sizeof(key), "cpus_with_%s", name);
+		assert_true(cJSON_GetObjectItem(win, key)->valuedouble == 2);
+		snprintf(key, sizeof(key), "%s_per_sec", name);
+		assert_true(cJSON_GetObjectItem(win, key)->valuedouble ==
+			    round(cJSON_GetObjectItem(win, name)->valuedouble / 2 * 10) / 10);
+	}
+	free(facts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_softnet_evidence_agrees, teardown),
 		cmocka_unit_test_teardown(test_window_debian_defaults_10g_lan, teardown),
 		cmocka_unit_test_teardown(test_window_small_autotuning_warns, teardown),
 		cmocka_unit_test_teardown(test_window_debian_defaults_100g, teardown),

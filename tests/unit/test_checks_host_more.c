@@ -5,6 +5,7 @@
  * warns.
  */
 #include "checks_host_fixture.h"
+#include "window_fixture.h"
 
 /* ---- nic.rx_dropped ---------------------------------------------------- */
 
@@ -31,11 +32,26 @@ static void test_nic_rx_dropped(void **state)
 	assert_true(evidence_number("samples") == 1);
 	assert_true(cJSON_IsNull(evidence_item("rate_per_sec")));
 
-	/* Ring overflow: 50000 missed in 1e9 packets (50 ppm). */
+	/* Ring overflow: 50000 missed in 1e9 packets (50 ppm), long ago: info. */
 	facts->link.stats.rx_missed = 50000;
 	add_nicstat(facts, "rx_no_buffer_count", 40000);
 	run("nic.rx_dropped", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_int_equal(finding.fix.n_commands, 0);
+	window_set(facts, 10, 0);
+	run("nic.rx_dropped", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_non_null(strstr(finding.title, "none in the last 1 s"));
+	/* ...and growing: a tenth of them in a 10 s window, 500 missed/s. */
+	window_set(facts, 10, 0.1);
+	run("nic.rx_dropped", facts);
 	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_non_null(strstr(finding.title, "500.0 missed/s"));
+	assert_true(evidence_number("samples") == 2);
+	assert_true(evidence_number("interval_sec") == 10);
+	assert_true(evidence_number("rate_per_sec.missed") == 500);
+	assert_true(evidence_number("window.missed") == 5000);
+	assert_true(evidence_number("window.received") == 100000000);
 	assert_true(evidence_number("missed_total") == 50000);
 	assert_true(evidence_number("link_stats.rx_missed") == 50000);
 	assert_true(evidence_number("nic_counters.rx_no_buffer_count") == 40000);
@@ -50,14 +66,17 @@ static void test_nic_rx_dropped(void **state)
 	facts->link.stats.rx_packets = 100000000;
 	add_nicstat(facts, "rx_dropped", 7206525);
 	add_nicstat(facts, "rx_dropped.nic", 0);
+	window_set(facts, 1, 1);
 	run("nic.rx_dropped", facts);
 	assert_int_equal(finding.severity, ND_SEV_WARNING);
 	assert_true(evidence_number("dropped_total") == 7206525);
+	assert_true(evidence_number("window.dropped") == 7206525);
 
 	/* rx_dropped from unhandled protocols (LLDP every 30 s for a day). */
 	facts->nicstats.count = 0;
 	facts->link.stats.rx_packets = 1000000000;
 	facts->link.stats.rx_dropped = 2880;
+	window_set(facts, 86400, 1);
 	run("nic.rx_dropped", facts);
 	assert_int_equal(finding.severity, ND_SEV_INFO);
 	assert_int_equal(finding.fix.n_commands, 0);

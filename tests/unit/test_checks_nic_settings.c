@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "checks_nic_fixture.h"
+#include "window_fixture.h"
 
 static struct nd_feature *feature(struct nd_facts *facts, const char *name)
 {
@@ -88,8 +89,15 @@ static void test_ring_small(void **state)
 	/* A 512-entry ring of 8160 and the NIC missing frames. */
 	facts->rings.rx = 512;
 	facts->link.stats.rx_missed = 4711;
+	/* ...long ago: info, the fix still offered */
+	run("ring.small", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_non_null(strstr(finding.title, "in the past"));
+	window_set(facts, 1, 1);
 	run("ring.small", facts);
 	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_non_null(strstr(finding.title, "link.rx_missed 4711.0/s"));
+	assert_string_equal(evidence_string("largest_growing_counter"), "link.rx_missed");
 	assert_true(evidence_number("rx_ring") == 512);
 	assert_true(evidence_number("rx_ring_max") == 8160);
 	assert_string_equal(evidence_string("largest_drop_counter"), "link.rx_missed");
@@ -98,6 +106,7 @@ static void test_ring_small(void **state)
 	/* The E810-XXV capture: ethtool -S rx_dropped 7206525. */
 	facts->link.stats.rx_missed = 0;
 	facts->nicstats.s[0].value = 7206525;
+	window_set(facts, 1, 1);
 	run("ring.small", facts);
 	assert_int_equal(finding.severity, ND_SEV_WARNING);
 	assert_string_equal(evidence_string("largest_drop_counter"), "rx_dropped");
@@ -107,11 +116,13 @@ static void test_ring_small(void **state)
 	facts->nicstats.s[2].value = 99;		/* tx_dropped */
 	add_stat(&facts->nicstats, "fdir_miss", 1234);
 	add_stat(&facts->nicstats, "rx_queue_0_xdp_drop", 5);
+	window_set(facts, 1, 1);
 	run("ring.small", facts);
 	assert_int_equal(finding.severity, ND_SEV_INFO);
 	assert_string_equal(finding.fix.commands[0], "ethtool -G enp65s0f0 rx 8160");
 	/* mlx5's name for a ring that ran empty. */
 	add_stat(&facts->nicstats, "rx_out_of_buffer", 17);
+	window_set(facts, 1, 1);
 	run("ring.small", facts);
 	assert_int_equal(finding.severity, ND_SEV_WARNING);
 	/* Drops with the ring already large: not this check's cause. */

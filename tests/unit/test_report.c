@@ -483,10 +483,12 @@ static void test_redact_matchers(void **state)
 static void test_text_layout(void **state)
 {
 	struct fixture *fx = *state;
-	char *text = render(&fx->report, ND_FORMAT_TEXT);
-	char *line, *save = NULL;
+	char *text, *line, *save = NULL;
 	int n_lines = 0;
 
+	/* -v: every check in registry order, with the evidence of problems */
+	fx->report.verbose = true;
+	text = render(&fx->report, ND_FORMAT_TEXT);
 	assert_null(strchr(text, '\033'));
 	assert_non_null(strstr(text, "eth0: ixgbe, PCI 0000:09:00.0, 10000 Mbit/s, MTU 1500, up\n"));
 	assert_non_null(strstr(text, "\n[CRIT] t.crit  PCIe link runs at 5 GT/s x1"));
@@ -524,12 +526,45 @@ static void test_text_layout(void **state)
 	free(text);
 }
 
+/* The default text reads top-down: problems worst first with their fixes,
+ * then info, then one paragraph each for what passed, was skipped and
+ * could not be judged. */
+static void test_text_top_down(void **state)
+{
+	struct fixture *fx = *state;
+	char *text = render(&fx->report, ND_FORMAT_TEXT);
+	const char *crit = strstr(text, "\n[CRIT] t.crit  ");
+	const char *warn = strstr(text, "\n[WARN] t.warn  ");
+	const char *info = strstr(text, "\n[INFO] t.info  ");
+	const char *passed = strstr(text, "\nPassed: t.ok\n");
+	const char *skipped = strstr(text, "\nSkipped: t.skip\n");
+	const char *unknown = strstr(text, "\nCould not judge: t.unknown (irqs: ");
+
+	assert_null(strchr(text, '\033'));
+	assert_non_null(crit);
+	assert_non_null(warn);
+	assert_non_null(info);
+	assert_non_null(passed);
+	assert_non_null(skipped);
+	assert_non_null(unknown);
+	assert_true(crit < warn && warn < info && info < passed && passed < skipped &&
+		    skipped < unknown);
+	/* problems keep their fix; nobody gets evidence lines by default */
+	assert_non_null(strstr(text, "\n         setpci -s 0000:09:00.0 CAP_EXP+0x10.w=0x0020\n"));
+	assert_non_null(strstr(text, "\n       ceiling: 3662 Mbit/s (pcie)\n"));
+	assert_null(strstr(text, "\n       missing: irqs\n"));
+	assert_null(strstr(text, "[ OK ]"));
+	assert_null(strstr(text, "[ ?? ]"));
+	free(text);
+}
+
 static void test_text_escapes_control_chars(void **state)
 {
 	struct fixture *fx = *state;
 	char *text;
 
 	cJSON_AddStringToObject(fx->report.findings[0].evidence, "evil", "\033[2Jgone");
+	fx->report.verbose = true;
 	text = render(&fx->report, ND_FORMAT_TEXT);
 	assert_null(strchr(text, '\033'));
 	assert_non_null(strstr(text, "evil: ?[2Jgone"));
@@ -554,6 +589,15 @@ static void test_markdown(void **state)
 	assert_null(strstr(text, "## `t.unknown`"));
 	assert_non_null(strstr(text, "```sh\nsetpci -s 0000:09:00.0 CAP_EXP+0x10.w=0x0020\n"));
 	assert_non_null(strstr(text, "Ceiling: **3662 Mbit/s** (pcie)"));
+	/* top-down: the problems' table, worst first, before the full table */
+	assert_non_null(strstr(text, "## Needs attention\n"));
+	assert_non_null(strstr(text, "## All checks\n"));
+	assert_true(strstr(text, "## Needs attention") < strstr(text, "## `t.crit`"));
+	assert_true(strstr(text, "## `t.crit`") < strstr(text, "## All checks"));
+	assert_true(strstr(text, "| `t.crit` |") < strstr(text, "| `t.warn` |"));
+	assert_true(strstr(text, "| `t.warn` |") < strstr(text, "| `t.unknown` |"));
+	/* an ok check is only in the full table */
+	assert_true(strstr(text, "| `t.ok` |") > strstr(text, "## All checks"));
 	free(text);
 
 	/* healthy: no sections, no code blocks, a handful of lines */
@@ -575,9 +619,11 @@ static void test_prometheus(void **state)
 
 	assert_non_null(strstr(text, "# TYPE nicdoctor_finding gauge\n"));
 	assert_non_null(strstr(text,
-		"nicdoctor_finding{interface=\"eth0\",id=\"t.crit\",severity=\"critical\"} 4\n"));
+		"nicdoctor_finding{interface=\"eth0\",id=\"t.crit\"} 4\n"));
 	assert_non_null(strstr(text,
-		"nicdoctor_finding{interface=\"eth0\",id=\"t.ok\",severity=\"ok\"} 0\n"));
+		"nicdoctor_finding{interface=\"eth0\",id=\"t.ok\"} 0\n"));
+	/* the state is the value: no label may change with it */
+	assert_null(strstr(text, "severity="));
 	assert_null(strstr(text, "t.skip"));
 	assert_non_null(strstr(text, "nicdoctor_ceiling_mbps{interface=\"eth0\",source=\"pcie\"} 3662.0\n"));
 	assert_non_null(strstr(text, "nicdoctor_worst_severity{interface=\"eth0\"} 4\n"));
@@ -596,6 +642,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_redact_every_format, setup, teardown),
 		cmocka_unit_test(test_redact_matchers),
 		cmocka_unit_test_setup_teardown(test_text_layout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_top_down, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_escapes_control_chars, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus, setup, teardown),
