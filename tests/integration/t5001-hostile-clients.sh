@@ -40,6 +40,30 @@ suite_again() {
 	done
 }
 
+# A config file that is not a regular file is refused at once, in one
+# line, as a usage error; /dev/zero used to spin and a FIFO to block.
+refused_in_one_line() {
+	test_expect_code 3 timeout 5 "$ND" serve -p $PORT --config "$1" 2>conf.err &&
+	cat conf.err &&
+	test "$(wc -l <conf.err)" = 1 &&
+	grep -q "cannot read .$1.: not a regular file" conf.err
+}
+
+test_expect_success 'serve --config /dev/zero and a FIFO: one line, exit 3, at once' '
+	mkfifo fifo.conf &&
+	refused_in_one_line /dev/zero &&
+	refused_in_one_line fifo.conf
+'
+
+test_expect_success 'a config line over 255 characters counts as one line' '
+	{ printf "share = no%300s# padded\n" "" &&
+	  printf "#%s share = yes\n" "$(printf "%300s" "" | tr " " x)" &&
+	  echo "bogus = 1"; } >long.conf &&
+	test_expect_code 3 timeout 5 "$ND" serve -p $PORT --config long.conf 2>conf.err &&
+	cat conf.err &&
+	grep -q "long.conf:3: unknown setting .bogus = 1." conf.err
+'
+
 test_expect_success 'server is up and a stock iperf3 completes (warm-up)' '
 	kill -0 $srv && iperf3_ok && iperf3_ok
 '
