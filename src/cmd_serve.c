@@ -1,7 +1,9 @@
 /*
  * cmd_serve.c - `nicdoctor serve`: an iperf3-compatible server.  -1 runs one
  * test and exits; --max-tests N runs up to N tests from different clients
- * at once; --idle-timeout bounds every control read.  A diagnose client
+ * at once, within one budget of streams and buffer memory (--max-streams,
+ * --max-memory); --idle-timeout bounds every control read, --rcv-timeout
+ * the silence of a client in any state.  A diagnose client
  * is told this host's own findings for the interface the test arrives on,
  * unless --no-share or "share = no" in the config file says otherwise.
  */
@@ -21,7 +23,10 @@
 
 #define SERVE_CONFIG_DEFAULT "/etc/nicdoctor/serve.conf"
 
-enum { OPT_MAX_TESTS = 256, OPT_IDLE_TIMEOUT, OPT_TESTS, OPT_NO_SHARE, OPT_CONFIG };
+enum {
+	OPT_MAX_TESTS = 256, OPT_IDLE_TIMEOUT, OPT_TESTS, OPT_NO_SHARE, OPT_CONFIG,
+	OPT_RCV_TIMEOUT, OPT_MAX_STREAMS, OPT_MAX_MEMORY,
+};
 
 static const struct option serve_options[] = {
 	{ "port", required_argument, NULL, 'p' },
@@ -31,6 +36,9 @@ static const struct option serve_options[] = {
 	{ "version6", no_argument, NULL, '6' },
 	{ "max-tests", required_argument, NULL, OPT_MAX_TESTS },
 	{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
+	{ "rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT },
+	{ "max-streams", required_argument, NULL, OPT_MAX_STREAMS },
+	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "tests", required_argument, NULL, OPT_TESTS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-share", no_argument, NULL, OPT_NO_SHARE },
@@ -58,7 +66,8 @@ struct serve_opts {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nicdoctor serve [-p PORT] [-1] [-B ADDR] [-4|-6] [--max-tests N]\n"
-		   "         [--idle-timeout S] [--tests N] [-q] [--no-share] [--config FILE]\n");
+		   "         [--max-streams N] [--max-memory SIZE] [--idle-timeout S]\n"
+		   "         [--rcv-timeout MS] [--tests N] [-q] [--no-share] [--config FILE]\n");
 }
 
 static cJSON *peer_payload(const struct sockaddr *local, void *arg)
@@ -84,6 +93,28 @@ static int apply_config(struct serve_opts *o)
 done:
 	if (o->no_share_flag)
 		o->share = false;
+	return 0;
+}
+
+/* "512M", "1G", "65536": bytes, K/M/G binary as iperf3's sizes; 1 MiB..1 TiB. */
+static int parse_size(const char *text, uint64_t *ret_bytes)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (end == text || errno || *text == '-')
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	}
+	if (*end || v > (1ULL << 40) >> shift || v << shift < (1ULL << 20))
+		return -EINVAL;
+	*ret_bytes = (uint64_t)v << shift;
 	return 0;
 }
 
@@ -118,6 +149,20 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 			if (nd_parse_long(optarg, 10, 1, 3600, &v))
 				goto bad;
 			cfg->idle_timeout_ms = (int)v * 1000;
+			break;
+		case OPT_RCV_TIMEOUT:
+			if (nd_parse_long(optarg, 10, 1, 3600000, &v))
+				goto bad;
+			cfg->rcv_timeout_ms = (int)v;
+			break;
+		case OPT_MAX_STREAMS:
+			if (nd_parse_long(optarg, 10, 1, 64 * 2 * ND_ENGINE_MAX_STREAMS, &v))
+				goto bad;
+			cfg->max_streams = (int)v;
+			break;
+		case OPT_MAX_MEMORY:
+			if (parse_size(optarg, &cfg->max_memory_bytes))
+				goto bad;
 			break;
 		case OPT_TESTS:
 			if (nd_parse_long(optarg, 10, 1, 1000000, &v))

@@ -24,7 +24,9 @@ static const struct command commands[] = {
 	  "                   [--rfs] | --revert [IF]" },
 	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE]\n"
 	  "                   [-J] ... (iperf3's client flags)" },
-	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--idle-timeout S] [-q] [--no-share]" },
+	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--max-streams N]\n"
+	  "                   [--max-memory SIZE] [--idle-timeout S] [--rcv-timeout MS]\n"
+	  "                   [-q] [--no-share]" },
 	{ "collect", cmd_collect, "IF -o DIR" },
 	{ "checks", cmd_checks, "" },
 };

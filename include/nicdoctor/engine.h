@@ -18,6 +18,9 @@
 #define ND_ENGINE_MAX_CPUS       256		/* /proc/stat lines kept */
 #define ND_ENGINE_TCP_LEN_DEFAULT (128 * 1024)
 #define ND_ENGINE_UDP_RATE_DEFAULT 1048576ULL	/* bits/s, iperf3's -u default */
+#define ND_SERVER_RCV_TIMEOUT_DEFAULT 120000	/* ms, as iperf3 -s */
+#define ND_SERVER_STREAMS_DEFAULT 256		/* one -P 128 --bidir test */
+#define ND_SERVER_MEMORY_DEFAULT (256ULL << 20)	/* its 1 MiB blocks */
 
 struct nd_engine_result;
 struct cJSON;
@@ -153,6 +156,14 @@ struct nd_server_config {
 	int max_tests;			/* concurrent tests, default 1 */
 	int one_off;			/* -1: stop after this many tests (0 = forever) */
 	int idle_timeout_ms;		/* every control read, default 10000 */
+	/* Longest silence from a client in any state: no data on its
+	 * streams during the test (iperf3's --rcv-timeout, default 120000);
+	 * control reads wait the smaller of this and idle_timeout_ms. */
+	int rcv_timeout_ms;
+	/* The budget shared by all running tests: data streams (one worker
+	 * thread each) and the stream buffers they allocate. */
+	int max_streams;		/* default ND_SERVER_STREAMS_DEFAULT */
+	uint64_t max_memory_bytes;	/* default ND_SERVER_MEMORY_DEFAULT */
 	bool json_log;			/* print each test's results as JSON */
 	bool quiet;
 	bool verbose_text;		/* print iperf3-like text per test */

@@ -37,6 +37,8 @@ enum nd_state {
 };
 
 /* iperf3 i_errno values we send or explain. */
+#define ND_IE_NUMSTREAMS   6
+#define ND_IE_BLOCKSIZE    7
 #define ND_IE_MESSAGE      110
 #define ND_IE_RECVPARAMS   114
 #define ND_IE_ACCESSDENIED 121

@@ -58,10 +58,31 @@ struct nd_server {
 	int pending_count;
 	pthread_mutex_t udp_setup_lock;	/* one UDP stream setup at a time */
 	pthread_mutex_t out_lock;	/* whole reports, not interleaved lines */
+	pthread_mutex_t budget_lock;	/* guards the two sums below */
+	int budget_streams;		/* streams of the tests admitted */
+	uint64_t budget_bytes;		/* their stream buffers */
 	pthread_t embedded_thread;
 	bool embedded;
 };
 
+/* What one admitted test holds of the server-wide budget. */
+struct nd_budget_use {
+	int streams;
+	uint64_t bytes;
+};
+
 void *nd_server_test_main(void *arg);
+/* The bound on every control read and write: the smaller timeout. */
+int nd_server_ctrl_timeout_ms(const struct nd_server *s);
+/* The stream buffers a test of these parameters allocates on our side. */
+uint64_t nd_server_test_bytes(const struct nd_engine_params *p);
+/*
+ * Admit a test into the budget: 0; -E2BIG or -EFBIG when it alone exceeds
+ * --max-streams or --max-memory (never admitted); -EBUSY when the tests
+ * running now leave too little (admitted later).  why says which limit.
+ */
+int nd_server_budget_take(struct nd_server *s, const struct nd_engine_params *p,
+			  struct nd_budget_use *ret_use, char *why, size_t why_size);
+void nd_server_budget_put(struct nd_server *s, const struct nd_budget_use *use);
 
 #endif

@@ -110,6 +110,8 @@ int nd_proto_send_error(int fd, int32_t code, int32_t err, int timeout_ms)
 const char *nd_proto_error_text(int code)
 {
 	switch (code) {
+	case ND_IE_NUMSTREAMS: return "more parallel streams than the server allows";
+	case ND_IE_BLOCKSIZE: return "block size or streams need more memory than the server allows";
 	case 27: return "total required bandwidth is larger than server limit";
 	case 37: return "test duration is longer than the server allows";
 	case ND_IE_MESSAGE: return "received an unknown control message";

@@ -3,7 +3,8 @@
  * deadline) until its 37-byte cookie arrives, then routed: to a test that
  * is waiting for data streams with that cookie, to a free test slot as a
  * new control connection, or answered 0xFF "busy" and closed, as iperf3
- * does.  `--max-tests N` allows N tests at once; each runs in its thread.
+ * does.  `--max-tests N` allows N tests at once; each runs in its thread,
+ * and all of them share one budget of streams and buffer memory.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -23,6 +24,89 @@ void nd_server_config_init(struct nd_server_config *cfg)
 	cfg->port = ND_ENGINE_PORT_DEFAULT;
 	cfg->max_tests = 1;
 	cfg->idle_timeout_ms = 10000;
+	cfg->rcv_timeout_ms = ND_SERVER_RCV_TIMEOUT_DEFAULT;
+	cfg->max_streams = ND_SERVER_STREAMS_DEFAULT;
+	cfg->max_memory_bytes = ND_SERVER_MEMORY_DEFAULT;
+}
+
+int nd_server_ctrl_timeout_ms(const struct nd_server *s)
+{
+	return s->cfg.rcv_timeout_ms < s->cfg.idle_timeout_ms ? s->cfg.rcv_timeout_ms
+							       : s->cfg.idle_timeout_ms;
+}
+
+/*
+ * Each worker's own buffer (stream_tcp.c, stream_udp.c): a TCP sender one
+ * block, a TCP receiver at least 256 KiB; a UDP worker a batch of up to 64
+ * datagrams or 8 GSO messages of 64 KiB.  Socket buffers are the kernel's,
+ * clamped by net.core.[rw]mem_max whatever -w asks.
+ */
+uint64_t nd_server_test_bytes(const struct nd_engine_params *p)
+{
+	uint64_t len = nd_params_len(p), per_rx, per_tx;
+	int rx = 0, tx = 0;
+
+	if (p->udp) {
+		per_tx = per_rx = 64 * len > (512u << 10) ? 64 * len : (512u << 10);
+	} else {
+		per_tx = len;
+		per_rx = len > (256u << 10) ? len : (256u << 10);
+	}
+	if (p->bidir)
+		rx = tx = p->streams;
+	else if (p->reverse)
+		tx = p->streams;
+	else
+		rx = p->streams;
+	return (uint64_t)rx * per_rx + (uint64_t)tx * per_tx;
+}
+
+int nd_server_budget_take(struct nd_server *s, const struct nd_engine_params *p,
+			  struct nd_budget_use *ret_use, char *why, size_t why_size)
+{
+	struct nd_budget_use use = {
+		.streams = p->bidir ? 2 * p->streams : p->streams,
+		.bytes = nd_server_test_bytes(p),
+	};
+	const struct nd_server_config *cfg = &s->cfg;
+	int rc = 0;
+
+	if (use.streams > cfg->max_streams) {
+		snprintf(why, why_size, "refused: %d streams, the server allows %d (--max-streams)",
+			 use.streams, cfg->max_streams);
+		return -E2BIG;
+	}
+	if (use.bytes > cfg->max_memory_bytes) {
+		snprintf(why, why_size, "refused: %llu MiB of stream buffers, the server allows "
+			 "%llu MiB (--max-memory)", (unsigned long long)(use.bytes + 1048575) >> 20,
+			 (unsigned long long)cfg->max_memory_bytes >> 20);
+		return -EFBIG;
+	}
+	pthread_mutex_lock(&s->budget_lock);
+	if (s->budget_streams + use.streams > cfg->max_streams ||
+	    s->budget_bytes + use.bytes > cfg->max_memory_bytes) {
+		snprintf(why, why_size, "refused for now: the tests running leave %d of %d streams "
+			 "and %llu of %llu MiB, this one needs %d and %llu MiB",
+			 cfg->max_streams - s->budget_streams, cfg->max_streams,
+			 (unsigned long long)(cfg->max_memory_bytes - s->budget_bytes) >> 20,
+			 (unsigned long long)cfg->max_memory_bytes >> 20, use.streams,
+			 (unsigned long long)(use.bytes + 1048575) >> 20);
+		rc = -EBUSY;
+	} else {
+		s->budget_streams += use.streams;
+		s->budget_bytes += use.bytes;
+		*ret_use = use;
+	}
+	pthread_mutex_unlock(&s->budget_lock);
+	return rc;
+}
+
+void nd_server_budget_put(struct nd_server *s, const struct nd_budget_use *use)
+{
+	pthread_mutex_lock(&s->budget_lock);
+	s->budget_streams -= use->streams;
+	s->budget_bytes -= use->bytes;
+	pthread_mutex_unlock(&s->budget_lock);
 }
 
 int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_server)
@@ -37,7 +121,8 @@ int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_
 		return -ENOMEM;
 	s->cfg = *cfg;
 	if (s->cfg.max_tests < 1 || s->cfg.max_tests > ND_SERVER_TESTS_MAX ||
-	    s->cfg.idle_timeout_ms < 1) {
+	    s->cfg.idle_timeout_ms < 1 || s->cfg.rcv_timeout_ms < 1 ||
+	    s->cfg.max_streams < 1 || s->cfg.max_memory_bytes < 1) {
 		free(s);
 		return -EINVAL;
 	}
@@ -56,6 +141,7 @@ int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_
 	}
 	pthread_mutex_init(&s->udp_setup_lock, NULL);
 	pthread_mutex_init(&s->out_lock, NULL);
+	pthread_mutex_init(&s->budget_lock, NULL);
 	*ret_server = s;
 	return 0;
 }
@@ -221,7 +307,7 @@ static void accept_new(struct nd_server *s)
 	}
 	s->pending[s->pending_count++] = (struct nd_pending){
 		.fd = fd, .got = 0,
-		.deadline = nd_now_sec() + s->cfg.idle_timeout_ms / 1000.0,
+		.deadline = nd_now_sec() + nd_server_ctrl_timeout_ms(s) / 1000.0,
 	};
 }
 
@@ -316,6 +402,7 @@ void nd_server_destroy(struct nd_server *s)
 	}
 	pthread_mutex_destroy(&s->udp_setup_lock);
 	pthread_mutex_destroy(&s->out_lock);
+	pthread_mutex_destroy(&s->budget_lock);
 	close(s->listen_fd);
 	free(s);
 }

@@ -2,7 +2,9 @@
  * server_test.c - one test in the server's role, in its own thread:
  * parameters (capped, validated, authtoken refused), streams (TCP routed
  * by cookie, UDP by the "9876"/"6789" handshake), the run until TEST_END,
- * results both ways and a prompt close after IPERF_DONE.
+ * results both ways and a prompt close after IPERF_DONE.  No state waits
+ * on a silent client longer than --rcv-timeout, and a test is admitted
+ * only into what is left of the server-wide budget.
  */
 #include <errno.h>
 #include <poll.h>
@@ -34,7 +36,7 @@ static void drop_routed(struct nd_slot *sl, int taken)
 
 static int wait_tcp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 {
-	double deadline = nd_now_sec() + sl->server->cfg.idle_timeout_ms / 1000.0;
+	double deadline = nd_now_sec() + nd_server_ctrl_timeout_ms(sl->server) / 1000.0;
 	int taken = 0, rc = 0;
 
 	while (taken < want) {
@@ -65,6 +67,8 @@ static int wait_tcp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 		}
 		if (nd_now_sec() > deadline || server_stopping(sl)) {
 			drop_routed(sl, taken);
+			snprintf(t->err, sizeof(t->err), "%d of %d streams connected within the "
+				 "timeout (%d ms)", taken, want, nd_server_ctrl_timeout_ms(sl->server));
 			return -ETIMEDOUT;
 		}
 	}
@@ -89,7 +93,7 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 		uint8_t hello[64];
 		int next;
 
-		if (poll(&pfd, 1, cfg->idle_timeout_ms) <= 0) {
+		if (poll(&pfd, 1, nd_server_ctrl_timeout_ms(sl->server)) <= 0) {
 			rc = -ETIMEDOUT;
 			break;
 		}
@@ -121,7 +125,7 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd_wire_extra *x,
 		       char *why, size_t why_size)
 {
-	int fd = sl->ctrl_fd, to = sl->server->cfg.idle_timeout_ms;
+	int fd = sl->ctrl_fd, to = nd_server_ctrl_timeout_ms(sl->server);
 	cJSON *obj = NULL;
 	int rc;
 
@@ -136,7 +140,7 @@ static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd
 		return rc;
 	}
 	if (rc == -ETIMEDOUT)
-		snprintf(why, why_size, "no parameters within the idle timeout (%d s)", to / 1000);
+		snprintf(why, why_size, "no parameters within the timeout (%d ms)", to);
 	if (rc < 0)
 		return rc;
 	rc = nd_params_from_json(obj, p, x, why, why_size);
@@ -152,6 +156,43 @@ static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd
 	return rc;
 }
 
+/*
+ * What a live client keeps moving: the bytes we receive on its streams or,
+ * in a test where we only send, the bytes it takes (our sends block once
+ * it stops reading).  False where silence proves nothing: a sender paced
+ * to blocks further apart than half the timeout.
+ */
+static bool progress_bytes(struct nd_test *t, int timeout_ms, uint64_t *ret_bytes)
+{
+	uint64_t rx_bytes = 0, tx_bytes = 0;
+	bool receives = false;
+
+	for (int i = 0; i < t->streams_count; i++) {
+		uint64_t b = atomic_load_explicit(&t->streams[i].bytes, memory_order_relaxed);
+
+		if (t->streams[i].sending) {
+			tx_bytes += b;
+		} else {
+			rx_bytes += b;
+			receives = true;
+		}
+	}
+	if (!receives && t->p.rate_bps &&
+	    (double)t->len_bytes * 8 / (double)t->p.rate_bps > timeout_ms / 2000.0)
+		return false;
+	*ret_bytes = receives ? rx_bytes : tx_bytes;
+	return true;
+}
+
+/* A client silent for the receive timeout: tell it why and end the test. */
+static int data_timeout(struct nd_test *t, int rcv_ms, bool receives)
+{
+	snprintf(t->err, sizeof(t->err), "the client %s no data for %d ms (--rcv-timeout)",
+		 receives ? "sent" : "took", rcv_ms);
+	nd_proto_send_error(t->ctrl_fd, ND_IE_NOMSG, 0, 100);
+	return -ETIMEDOUT;
+}
+
 /* Wait for TEST_END, reporting intervals; negative errno on abort. */
 static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 {
@@ -161,17 +202,30 @@ static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 	 * the longest one allowed: a client that goes quiet is dropped. */
 	double limit = t->t_start + (t->p.duration_sec > 0 ? t->p.duration_sec : 86400) +
 		       t->p.omit_sec + 40;
+	int rcv_ms = sl->server->cfg.rcv_timeout_ms;
+	double heard = t->t_start;
+	uint64_t seen = 0;
 
 	for (;;) {
 		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
 		double now = nd_now_sec();
+		uint64_t moved = seen;
+		int wait_ms;
 		int8_t st;
 
 		if (server_stopping(sl))
 			return -ECANCELED;
 		if (now > limit)
 			return -ETIMEDOUT;
-		if (poll(&pfd, 1, next_iv > now ? (int)((next_iv - now) * 1000) + 1 : 0) > 0) {
+		if (!progress_bytes(t, rcv_ms, &moved) || moved != seen) {
+			seen = moved;
+			heard = now;
+		} else if ((now - heard) * 1000 > rcv_ms) {
+			return data_timeout(t, rcv_ms, !t->p.reverse || t->p.bidir);
+		}
+		/* Wake at least every 200 ms to watch the streams. */
+		wait_ms = next_iv > now ? (int)((next_iv - now) * 1000) + 1 : 0;
+		if (poll(&pfd, 1, wait_ms < 200 ? wait_ms : 200) > 0) {
 			if (nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms) < 0)
 				return -ECONNRESET;
 			return st == ND_TEST_END ? 0 : -ECONNABORTED;
@@ -294,6 +348,25 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 	return rc;
 }
 
+/*
+ * Into the server-wide budget, or refused as iperf3 would: a test that can
+ * never fit gets SERVER_ERROR with "too many streams" or "block size too
+ * large", one that fits once others end is answered busy.
+ */
+static int admit(struct nd_slot *sl, const struct nd_engine_params *p,
+		 struct nd_budget_use *ret_use, char *why, size_t why_size)
+{
+	int to = nd_server_ctrl_timeout_ms(sl->server);
+	int rc = nd_server_budget_take(sl->server, p, ret_use, why, why_size);
+
+	if (rc == -EBUSY)
+		nd_proto_send_state(sl->ctrl_fd, ND_ACCESS_DENIED, to);
+	else if (rc < 0)
+		nd_proto_send_error(sl->ctrl_fd, rc == -E2BIG ? ND_IE_NUMSTREAMS : ND_IE_BLOCKSIZE,
+				    0, to);
+	return rc;
+}
+
 static void report(struct nd_slot *sl, struct nd_test *t, int rc)
 {
 	struct nd_server *s = sl->server;
@@ -317,6 +390,7 @@ void *nd_server_test_main(void *arg)
 	struct nd_server *s = sl->server;
 	struct nd_engine_params p;
 	struct nd_wire_extra extra;
+	struct nd_budget_use use = { 0 };
 	struct nd_test *t = calloc(1, sizeof(*t));
 	int rc = t ? read_params(sl, &p, &extra, t->err, sizeof(t->err)) : -ENOMEM;
 
@@ -327,6 +401,8 @@ void *nd_server_test_main(void *arg)
 		pthread_mutex_unlock(&s->out_lock);
 	}
 	if (rc == 0)
+		rc = admit(sl, &p, &use, t->err, sizeof(t->err));
+	if (rc == 0)
 		rc = nd_test_init(t, &p, true);
 	if (rc == 0) {
 		t->extra = extra;
@@ -334,7 +410,7 @@ void *nd_server_test_main(void *arg)
 		t->p.title = NULL;
 		t->ctrl_fd = sl->ctrl_fd;
 		sl->ctrl_fd = -1;
-		t->timeout_ms = s->cfg.idle_timeout_ms;
+		t->timeout_ms = nd_server_ctrl_timeout_ms(s);
 		memcpy(t->cookie, sl->cookie, ND_COOKIE_LEN);
 		if (s->cfg.max_tests == 1 && !s->cfg.quiet)
 			t->text_out = stdout;
@@ -356,6 +432,7 @@ void *nd_server_test_main(void *arg)
 	pthread_mutex_lock(&sl->lock);
 	sl->routed_want = 0;
 	pthread_mutex_unlock(&sl->lock);
+	nd_server_budget_put(s, &use);
 	free(t);
 	atomic_store(&sl->phase, ND_SLOT_DONE);
 	return NULL;

@@ -5,8 +5,12 @@
  * server describes the NIC that actually carries the traffic.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
@@ -65,6 +69,9 @@ cJSON *nd_share_payload(const struct sockaddr *local, bool allowed)
 	return o;
 }
 
+/* A settings file is a few lines; anything bigger is not one. */
+#define ND_SHARE_CONFIG_MAX (64 * 1024)
+
 /* "  share = no  # comment" -> key "share", value "no"; false for blank lines. */
 static bool split_line(char *line, char **ret_key, char **ret_value)
 {
@@ -86,18 +93,51 @@ static bool split_line(char *line, char **ret_key, char **ret_value)
 	return true;
 }
 
+/*
+ * Only a regular file: /dev/zero would never end and a FIFO would block.
+ * Opened without blocking so a FIFO with no writer cannot hold us at
+ * open().  Lines may be of any length: getline() keeps the count right.
+ */
+static FILE *open_config(const char *path, char *err, size_t err_size, int *ret_err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		*ret_err = errno;
+		snprintf(err, err_size, "cannot read '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	*ret_err = EINVAL;
+	if (!S_ISREG(st.st_mode))
+		snprintf(err, err_size, "cannot read '%s': not a regular file", path);
+	else if (st.st_size > ND_SHARE_CONFIG_MAX)
+		snprintf(err, err_size, "cannot read '%s': larger than %d bytes", path,
+			 ND_SHARE_CONFIG_MAX);
+	else if ((f = fdopen(fd, "r")) != NULL)
+		return f;
+	else
+		snprintf(err, err_size, "cannot read '%s': %s", path, strerror(*ret_err = errno));
+	close(fd);
+	return NULL;
+}
+
 int nd_share_read_config(const char *path, bool *ret_share, char *err, size_t err_size)
 {
-	FILE *f = fopen(path, "re");
-	char line[256];
+	char *line = NULL;
+	size_t cap = 0;
 	unsigned lineno = 0;
 	bool share = *ret_share;
+	int rc = 0;
+	FILE *f = open_config(path, err, err_size, &rc);
 
-	if (!f) {
-		snprintf(err, err_size, "cannot read '%s': %s", path, strerror(errno));
-		return -errno;
-	}
-	while (fgets(line, sizeof(line), f)) {
+	if (!f)
+		return -rc;
+	rc = 0;
+	while (rc == 0 && getline(&line, &cap, f) >= 0) {
 		char *key, *value;
 
 		lineno++;
@@ -105,18 +145,18 @@ int nd_share_read_config(const char *path, bool *ret_share, char *err, size_t er
 			if (line[strspn(line, " \t\r\n")] == '\0')
 				continue;
 			snprintf(err, err_size, "%s:%u: expected 'key = value'", path, lineno);
-			fclose(f);
-			return -EINVAL;
-		}
-		if (strcmp(key, "share") || (strcmp(value, "yes") && strcmp(value, "no"))) {
-			snprintf(err, err_size, "%s:%u: unknown setting '%s = %s' (share = yes|no)",
+			rc = -EINVAL;
+		} else if (strcmp(key, "share") || (strcmp(value, "yes") && strcmp(value, "no"))) {
+			snprintf(err, err_size, "%s:%u: unknown setting '%.40s = %.40s' (share = yes|no)",
 				 path, lineno, key, value);
-			fclose(f);
-			return -EINVAL;
+			rc = -EINVAL;
+		} else {
+			share = !strcmp(value, "yes");
 		}
-		share = !strcmp(value, "yes");
 	}
+	free(line);
 	fclose(f);
-	*ret_share = share;
-	return 0;
+	if (rc == 0)
+		*ret_share = share;
+	return rc;
 }

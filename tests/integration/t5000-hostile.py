@@ -159,6 +159,95 @@ def c_parallel(port):
     expect_refusal(port, frame(params(parallel=100000)), "parallel 100000")
 
 
+def silent_since(s, t0, what):
+    """The server must close s (an error first is fine): print how long after t0."""
+    s.settimeout(BOUND_SEC)
+    got = b""
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+    except socket.timeout:
+        fail("%s: server still holds the connection after %.1f s" % (what, BOUND_SEC))
+    except ConnectionResetError:
+        pass
+    sec = time.monotonic() - t0
+    if got[:1] == bytes([SERVER_ERROR]) and len(got) >= 5:
+        code = struct.unpack(">i", got[1:5])[0]
+        print("%s: SERVER_ERROR %d, server gave up after %.2f s" % (what, code, sec))
+    else:
+        print("%s: server gave up after %.2f s" % (what, sec))
+
+
+def c_silent_connect(port):
+    """Connected, and not a byte of the cookie."""
+    s = connect(port)
+    silent_since(s, time.monotonic(), "silent-connect")
+
+
+def start_test(port, **kw):
+    """Cookie and parameters; returns the control socket at CREATE_STREAMS."""
+    ctrl = connect(port)
+    ctrl.sendall(COOKIE)
+    if ctrl.recv(1) != bytes([PARAM_EXCHANGE]):
+        fail("no PARAM_EXCHANGE")
+    ctrl.sendall(frame(params(**kw)))
+    if ctrl.recv(1) != bytes([CREATE_STREAMS]):
+        fail("no CREATE_STREAMS")
+    return ctrl
+
+
+def open_stream(port):
+    data = connect(port)
+    data.sendall(COOKIE)
+    return data
+
+
+def running(ctrl, what):
+    if recv_exact(ctrl, 2) != bytes([TEST_START, TEST_RUNNING]):
+        fail("%s: no TEST_START, TEST_RUNNING" % what)
+
+
+def c_silent_streams_wait(port):
+    """Two streams asked for, one opened, then silence."""
+    ctrl = start_test(port, parallel=2, time=86400)
+    data = open_stream(port)
+    silent_since(ctrl, time.monotonic(), "silent-streams-wait")
+    data.close()
+
+
+def c_silent_stream(port):
+    """A day's test, its stream open, and nothing sent on anything."""
+    ctrl = start_test(port, time=86400)
+    data = open_stream(port)
+    running(ctrl, "silent-stream")
+    silent_since(ctrl, time.monotonic(), "silent-stream")
+    data.close()
+
+
+def c_silent_mid_test(port):
+    """A day's test that sends for a second, then goes silent."""
+    ctrl = start_test(port, time=86400)
+    data = open_stream(port)
+    running(ctrl, "silent-mid-test")
+    end = time.monotonic() + 1
+    while time.monotonic() < end:
+        data.sendall(b"0" * 65536)
+    silent_since(ctrl, time.monotonic(), "silent-mid-test")
+    data.close()
+
+
+def c_silent_reverse(port):
+    """A day's -R test whose client never reads what the server sends."""
+    ctrl = start_test(port, time=86400, reverse=True)
+    data = open_stream(port)
+    running(ctrl, "silent-reverse")
+    silent_since(ctrl, time.monotonic(), "silent-reverse")
+    data.close()
+
+
 def c_wrong_cookie(port):
     """A real test awaiting its data stream gets one with another cookie."""
     ctrl = connect(port)
@@ -314,7 +403,9 @@ CLIENT = {"random": c_random, "cookie-silence": c_cookie_silence,
           "partial-cookie": c_partial_cookie, "len0": c_len0, "len8193": c_len8193,
           "lenmax": c_lenmax, "badjson": c_badjson, "wrong-types": c_wrong_types,
           "minus1": c_minus1, "parallel": c_parallel, "wrong-cookie": c_wrong_cookie,
-          "busy": c_busy, "burst": c_burst}
+          "busy": c_busy, "burst": c_burst, "silent-connect": c_silent_connect,
+          "silent-streams-wait": c_silent_streams_wait, "silent-stream": c_silent_stream,
+          "silent-mid-test": c_silent_mid_test, "silent-reverse": c_silent_reverse}
 SERVER = {"garbage-state": s_garbage_state, "garbage-bytes": s_garbage_bytes,
           "silence": s_silence, "silence-after-end": s_silence_after_end,
           "big-results": s_big_results}
