@@ -82,9 +82,21 @@ def udp():
     put("fuzz_udp", "short", struct.pack(">H", 3) + b"abc")
 
 
+def interrupts_wide(n_cpus, n_irqs):
+    """/proc/interrupts of an n_cpus host as kernel/irq/proc.c prints it:
+    every line over 11 bytes a CPU, far past any small line buffer."""
+    out = " " * 11 + "".join("CPU%-8d" % c for c in range(n_cpus)) + "\n"
+    for q in range(n_irqs):
+        out += "%3d: " % (100 + q) + "".join(
+            "%10u " % ((1000 + q) if c == n_cpus - 1 - q else 0) for c in range(n_cpus))
+        out += " IR-PCI-MSIX-0000:01:00.0 %d-edge      eth0-TxRx-%d\n" % (q + 1, q)
+    return out
+
+
 def parsers():
     copy_files("fuzz_interrupts", "*/proc/interrupts", "fixture")
     copy_files("fuzz_interrupts", "raw/interrupts-*.txt", "raw")
+    put("fuzz_interrupts", "long-1024cpu", interrupts_wide(1024, 4))
     copy_files("fuzz_softnet", "*/proc/net/softnet_stat", "fixture")
     copy_files("fuzz_softnet", "raw/softnet_stat-*.txt", "raw")
     for i, text in enumerate(["0-3,8,10-11\n", "0\n", "", "0-1023", "5-2", "1,,2",
