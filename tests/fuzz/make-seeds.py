@@ -102,6 +102,10 @@ def parsers():
     for i, text in enumerate(["0-3,8,10-11\n", "0\n", "", "0-1023", "5-2", "1,,2",
                               "00000000,0000000f\n", "ff,ffffffff", "1", "f" * 260]):
         put("fuzz_cpuset", "seed-%d" % i, text)
+    for i, raw in enumerate([b"\x1b[2Jwiped", b"\x1b]52;c;ZXZpbA==\x07", b"\xc2\x9b31m\x9b",
+                             b"host\xff", b"\xc0\xaf\xe0\x80\xaf\xed\xa0\x80\xf4\x90\x80\x80",
+                             b"cut \xe2\x82", b"h\xc3\xb4te \xe2\x82\xac \xf0\x9f\x98\x80\n\t\r"]):
+        put("fuzz_sanitize", "seed-%d" % i, raw)
     copy_files("fuzz_snapshot", "*/ethtool/*.json", "fixture")
     put("fuzz_snapshot", "unknown-groups",
         json.dumps({"schema": "nicdoctor.netlink/1",
