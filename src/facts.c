@@ -1,11 +1,16 @@
 /*
- * facts.c - small accessors over struct nd_facts shared by checks and reports.
+ * facts.c - small accessors over struct nd_facts shared by checks and
+ * reports, and the one walk that cleans every string the probe read.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "nicdoctor/common.h"
 #include "nicdoctor/facts.h"
+#include "nicdoctor/sanitize.h"
+
+#define CLEAN(field) nd_sanitize_buf((field), sizeof(field), 0)
 
 void nd_status_set_known(struct nd_status *st)
 {
@@ -46,4 +51,81 @@ unsigned nd_facts_rx_queues(const struct nd_facts *facts)
 	if (facts->queues.st.known && facts->queues.n_rx)
 		return facts->queues.n_rx;
 	return 0;
+}
+
+static void pcie_link_sanitize(struct nd_pcie_link *l)
+{
+	CLEAN(l->address);
+	CLEAN(l->name);
+	CLEAN(l->port_type);
+	CLEAN(l->link_reason);
+}
+
+static void sysctls_sanitize(struct nd_sysctls *s)
+{
+	struct nd_sysctl *all[] = {
+		&s->rmem_max, &s->wmem_max, &s->netdev_max_backlog, &s->netdev_budget,
+		&s->rps_sock_flow_entries, &s->default_qdisc, &s->tcp_rmem, &s->tcp_wmem,
+		&s->tcp_congestion_control,
+	};
+
+	for (size_t i = 0; i < ND_ARRAY_SIZE(all); i++) {
+		CLEAN(all[i]->text);
+		CLEAN(all[i]->reason);
+	}
+}
+
+static void lists_sanitize(struct nd_facts *f)
+{
+	struct nd_linkmodes *lm = &f->linkmodes;
+
+	for (unsigned i = 0; i < lm->n_supported && i < ND_MAX_LINKMODES; i++)
+		CLEAN(lm->supported[i]);
+	for (unsigned i = 0; i < lm->n_advertised && i < ND_MAX_LINKMODES; i++)
+		CLEAN(lm->advertised[i]);
+	for (unsigned i = 0; i < lm->n_lp_advertised && i < ND_MAX_LINKMODES; i++)
+		CLEAN(lm->lp_advertised[i]);
+	for (unsigned i = 0; i < f->features.count && i < ND_MAX_FEATURES; i++)
+		CLEAN(f->features.f[i].name);
+	for (unsigned i = 0; i < f->nicstats.count && i < ND_MAX_STATS; i++)
+		CLEAN(f->nicstats.s[i].name);
+	for (unsigned i = 0; i < f->irqs.count && i < ND_MAX_IRQS; i++)
+		CLEAN(f->irqs.irq[i].name);
+	for (unsigned i = 0; i < ND_MAX_CPUS; i++)
+		CLEAN(f->cpus.governor[i]);
+	pcie_link_sanitize(&f->pci.dev);
+	for (unsigned i = 0; i < f->pci.n_upstream && i < ND_MAX_PCI_CHAIN; i++)
+		pcie_link_sanitize(&f->pci.upstream[i]);
+	for (unsigned i = 0; i < f->pci.n_siblings && i < ND_MAX_SIBLINGS; i++)
+		pcie_link_sanitize(&f->pci.siblings[i]);
+}
+
+/* Every string of the facts: what the renderers print comes from here, so
+ * a hostile snapshot or a kernel name with controls is made safe once. */
+void nd_facts_sanitize(struct nd_facts *f)
+{
+	struct nd_status *groups[] = {
+		&f->link.st, &f->qdisc.st, &f->linkmodes.st, &f->channels.st, &f->features.st,
+		&f->rings.st, &f->coalesce.st, &f->pause.st, &f->rss.st, &f->nicstats.st,
+		&f->drvinfo.st, &f->pci.st, &f->queues.st, &f->irqs.st, &f->softnet.st,
+		&f->cpus.st, &f->tools.iperf3,
+	};
+
+	CLEAN(f->ifname);
+	CLEAN(f->hostname);
+	CLEAN(f->kernel);
+	for (size_t i = 0; i < ND_ARRAY_SIZE(groups); i++)
+		CLEAN(groups[i]->reason);
+	CLEAN(f->link.operstate);
+	CLEAN(f->link.qdisc);
+	CLEAN(f->link.mac);
+	CLEAN(f->qdisc.kind);
+	CLEAN(f->drvinfo.driver);
+	CLEAN(f->drvinfo.version);
+	CLEAN(f->drvinfo.fw_version);
+	CLEAN(f->drvinfo.bus_info);
+	CLEAN(f->cpus.scaling_driver);
+	CLEAN(f->tools.iperf3_version);
+	sysctls_sanitize(&f->sysctl);
+	lists_sanitize(f);
 }

@@ -19,6 +19,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/cpuset.h"
 #include "nicdoctor/facts_json.h"
+#include "nicdoctor/sanitize.h"
 #include "facts_json_internal.h"
 
 /* Doubles hold integers exactly up to 2^53; larger counters go as strings. */
@@ -520,5 +521,7 @@ int nd_facts_from_json(const cJSON *json, struct nd_facts *facts)
 	nd_facts_netlink_from_json(json, facts);
 	for (size_t i = 0; i < nd_jgroups_host_count; i++)
 		group_from_json(json, &nd_jgroups_host[i], facts);
+	/* Read from anywhere: no control or invalid UTF-8 reaches a renderer. */
+	nd_facts_sanitize(facts);
 	return 0;
 }

@@ -79,6 +79,7 @@ struct nd_exp_set {
 	double wire_mbps;		/* < 0 unknown */
 	struct nd_exp_run runs[ND_RUN_KINDS];	/* loopback: FORWARD_ONE only */
 	char error[200];		/* peer trouble, "" none */
+	int err;			/* the plan's negative errno, 0 none */
 	bool interrupted;		/* SIGINT/SIGTERM stopped the plan */
 	/* The far end's answer ({"report"}, {"declined"} or {"error"}) from
 	 * a nicdoctor server; NULL when the peer said nothing (stock iperf3).

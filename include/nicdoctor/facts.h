@@ -17,8 +17,8 @@
 #define ND_REASON_LEN     160
 #define ND_MAX_QUEUES     256
 #define ND_MAX_IRQS       256
-#define ND_IRQ_MAX_CPUS   512
 #define ND_MAX_CPUS      1024
+#define ND_IRQ_MAX_CPUS  ND_MAX_CPUS	/* every CPU a host may have gets its IRQ column */
 #define ND_MAX_FEATURES   128
 #define ND_MAX_LINKMODES  128
 #define ND_MAX_STATS      512

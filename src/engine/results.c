@@ -8,6 +8,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine_int.h"
+#include "nicdoctor/sanitize.h"
 
 static uint64_t local_bytes(const struct nd_stream *s)
 {
@@ -129,14 +130,20 @@ int nd_test_apply_remote(struct nd_test *t, const cJSON *obj)
 	t->remote_cpu_system = nd_json_double(obj, "cpu_util_system", 0);
 	t->remote_sender_has_retrans = nd_json_int(obj, "sender_has_retransmits", -1);
 	txt = cJSON_GetObjectItemCaseSensitive(obj, "congestion_used");
-	if (cJSON_IsString(txt) && txt->valuestring)
+	/* The server's strings reach our terminal and -J output: no control,
+	 * no invalid UTF-8 (sanitize.h). */
+	if (cJSON_IsString(txt) && txt->valuestring) {
 		nd_strlcpy(t->remote_congestion, txt->valuestring, sizeof(t->remote_congestion));
+		nd_sanitize_buf(t->remote_congestion, sizeof(t->remote_congestion), 0);
+	}
 	txt = cJSON_GetObjectItemCaseSensitive(obj, "server_output_text");
 	if (cJSON_IsString(txt) && txt->valuestring && !t->server_output_text)
-		t->server_output_text = strdup(txt->valuestring);
+		t->server_output_text = nd_sanitize_dup(txt->valuestring, ND_SANITIZE_MULTILINE);
 	txt = cJSON_GetObjectItemCaseSensitive(obj, "server_output_json");
-	if (cJSON_IsObject(txt) && !t->server_output_json)
+	if (cJSON_IsObject(txt) && !t->server_output_json) {
 		t->server_output_json = cJSON_Duplicate(txt, 1);
+		nd_sanitize_json(t->server_output_json);
+	}
 	cJSON_ArrayForEach(it, arr) {
 		struct nd_stream *s = find_stream(t, nd_json_int(it, "id", -1));
 		int64_t v;

@@ -6,12 +6,14 @@
  * load it reported.  A receive-side cause (one RX queue, RPS off, IRQs on
  * one CPU, a downgraded PCIe link) is so attributed to the host it is on.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/experiment.h"
+#include "nicdoctor/sanitize.h"
 #include "nicdoctor/share.h"
 
 #define FAR_MAX_FINDINGS 64
@@ -167,9 +169,37 @@ static void set_status(cJSON *peer, const char *status, const char *reason)
 	cJSON_AddStringToObject(peer, "reason", reason);
 }
 
+/* Why a plan that stopped before the far end answered has no view of it:
+ * "unreachable" when no run got through (refused, no route, no answer),
+ * "busy", "interrupted", or "failed" for the rest; the reason is the line
+ * diagnose printed.  NULL when the plan did not fail. */
+static const char *plan_failure(const struct nd_exp_set *set, char *reason, size_t size)
+{
+	bool some_done = false;
+
+	for (int k = 0; k < ND_RUN_KINDS; k++)
+		some_done |= set->runs[k].done;
+	if (set->err >= 0)
+		return NULL;
+	nd_exp_peer_message(set, set->err, reason, size);
+	switch (set->err) {
+	case -ECONNREFUSED: case -EHOSTUNREACH: case -ENETUNREACH: case -ETIMEDOUT:
+		return some_done ? "failed" : "unreachable";
+	case -EBUSY:
+		return "busy";
+	case -EINTR:
+		snprintf(reason, size, "interrupted before the far end answered");
+		return "interrupted";
+	default:
+		return "failed";
+	}
+}
+
 cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck)
 {
 	const cJSON *view = set->far_view, *report;
+	const char *failure;
+	char why[400];
 	cJSON *peer;
 
 	*ret_bottleneck = NULL;
@@ -177,7 +207,9 @@ cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck)
 		return NULL;
 	cJSON_AddStringToObject(peer, "host", set->peer);
 	report = cJSON_GetObjectItemCaseSensitive(view, "report");
-	if (!view) {
+	if (!view && (failure = plan_failure(set, why, sizeof(why)))) {
+		set_status(peer, failure, why);
+	} else if (!view) {
 		set_status(peer, "silent", "the peer is not nicdoctor serve (a stock iperf3, or "
 			   "no run completed): no view of the far end");
 	} else if (cJSON_IsTrue(cJSON_GetObjectItem(view, "declined"))) {
@@ -186,9 +218,13 @@ cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck)
 	} else if (!cJSON_IsObject(report)) {
 		set_status(peer, "error", str_of(view, "error") ? str_of(view, "error") :
 			   "the far end sent no report");
+		nd_sanitize_json(cJSON_GetObjectItemCaseSensitive(peer, "reason"));
 	} else {
 		cJSON *copy = cJSON_Duplicate(report, 1);
 
+		/* What another host sent: no control or invalid UTF-8 goes on to
+		 * the verdicts, the bottleneck or any renderer. */
+		nd_sanitize_json(copy);
 		set_status(peer, "shared", "the far end's own findings for the interface the "
 			   "test arrived on");
 		if (copy)

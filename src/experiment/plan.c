@@ -112,13 +112,13 @@ int nd_exp_run_plan(const struct nd_exp_target *target, const struct nd_facts *f
 
 		if (stop && *stop) {
 			set->interrupted = true;
-			return -EINTR;
+			return set->err = -EINTR;
 		}
 		progress_f(progress, arg, "run %zu/%zu: %d stream%s %s, %.0f s", i + 1,
 			   ND_ARRAY_SIZE(plan), streams, streams > 1 ? "s" : "", plan[i].what, sec);
 		r = measure_plan_run(target, streams, plan[i].reverse, plan[i].many, sec, run, set);
 		if (r < 0)
-			return r;
+			return set->err = r;
 		progress_f(progress, arg, "run %zu/%zu: %.0f Mbit/s", i + 1, ND_ARRAY_SIZE(plan),
 			   run->mbps);
 	}

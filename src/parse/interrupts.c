@@ -19,7 +19,10 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/parse.h"
 
-#define IRQ_LINE_MAX 4096
+/* The kernel prints 11 characters per CPU column ("%10u "), so a line of
+ * ND_MAX_CPUS columns is about 11 KiB; the rest is room for the IRQ number,
+ * chip and action names.  A longer line is not a table this build can hold. */
+#define IRQ_LINE_MAX (ND_MAX_CPUS * 11 + 4096)
 
 static const char *skip_space(const char *p, const char *end)
 {

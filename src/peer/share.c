@@ -15,6 +15,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/report.h"
+#include "nicdoctor/sanitize.h"
 #include "nicdoctor/share.h"
 
 static cJSON *payload_new(void)
@@ -33,6 +34,8 @@ static cJSON *payload_error(cJSON *o, const char *fmt, const char *arg, int err)
 	char text[200];
 
 	snprintf(text, sizeof(text), fmt, arg, strerror(err));
+	/* An interface name may hold any byte but '/', ':' and blanks. */
+	nd_sanitize_buf(text, sizeof(text), 0);
 	cJSON_AddStringToObject(o, "error", text);
 	return o;
 }

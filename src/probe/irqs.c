@@ -21,10 +21,13 @@
 #include "sysfs_util.h"
 
 #define INTERRUPTS_PATH "/proc/interrupts"
+/* A list naming every other CPU of ND_MAX_CPUS ("0,2,...,1022") or pairs
+ * ("0-1,3-4,...") takes up to 5 characters a CPU. */
+#define CPU_LIST_MAX (ND_MAX_CPUS * 6)
 
 static bool read_cpu_list(const char *path, struct nd_cpuset *set)
 {
-	char text[4096];
+	char text[CPU_LIST_MAX];
 
 	return nd_sysroot_read_line(path, text, sizeof(text)) == 0 &&
 	       nd_cpuset_parse_list(text, set) == 0;
@@ -32,7 +35,7 @@ static bool read_cpu_list(const char *path, struct nd_cpuset *set)
 
 static bool read_cpu_mask(const char *path, struct nd_cpuset *set)
 {
-	char text[4096];
+	char text[CPU_LIST_MAX];
 
 	return nd_sysroot_read_line(path, text, sizeof(text)) == 0 &&
 	       nd_cpuset_parse_mask(text, set) == 0;

@@ -12,6 +12,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
+#include "nicdoctor/sanitize.h"
 #include "nicdoctor/sysroot.h"
 
 static const struct nd_probe_source sources[] = {
@@ -70,6 +71,9 @@ int nd_probe(const char *ifname, struct nd_facts **ret_facts)
 	for (size_t i = 0; i < ND_ARRAY_SIZE(sources); i++)
 		if (live || !sources[i].needs_live_kernel)
 			sources[i].probe(ifname, facts);
+	/* Names, versions and reasons from a snapshot or a driver may hold
+	 * terminal controls or invalid UTF-8: cleaned once, for every report. */
+	nd_facts_sanitize(facts);
 	*ret_facts = facts;
 	return 0;
 }

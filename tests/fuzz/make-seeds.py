@@ -82,9 +82,21 @@ def udp():
     put("fuzz_udp", "short", struct.pack(">H", 3) + b"abc")
 
 
+def interrupts_wide(n_cpus, n_irqs):
+    """/proc/interrupts of an n_cpus host as kernel/irq/proc.c prints it:
+    every line over 11 bytes a CPU, far past any small line buffer."""
+    out = " " * 11 + "".join("CPU%-8d" % c for c in range(n_cpus)) + "\n"
+    for q in range(n_irqs):
+        out += "%3d: " % (100 + q) + "".join(
+            "%10u " % ((1000 + q) if c == n_cpus - 1 - q else 0) for c in range(n_cpus))
+        out += " IR-PCI-MSIX-0000:01:00.0 %d-edge      eth0-TxRx-%d\n" % (q + 1, q)
+    return out
+
+
 def parsers():
     copy_files("fuzz_interrupts", "*/proc/interrupts", "fixture")
     copy_files("fuzz_interrupts", "raw/interrupts-*.txt", "raw")
+    put("fuzz_interrupts", "long-1024cpu", interrupts_wide(1024, 4))
     copy_files("fuzz_softnet", "*/proc/net/softnet_stat", "fixture")
     copy_files("fuzz_softnet", "raw/softnet_stat-*.txt", "raw")
     for i, text in enumerate(["0-3,8,10-11\n", "0\n", "", "0-1023", "5-2", "1,,2",
@@ -103,6 +115,10 @@ def parsers():
         "Channel parameters for eth0:\nPre-set maximums:\nCombined:\t63\n"
         "Current hardware settings:\nCombined:\t8\n\n#==[ Configuration File ]===#\n"
         "# /proc/interrupts - Last 5 Lines\nCPU0\n#==[ Log File ]==#\n# /x - File not found\n")
+    for i, raw in enumerate([b"\x1b[2Jwiped", b"\x1b]52;c;ZXZpbA==\x07", b"\xc2\x9b31m\x9b",
+                             b"host\xff", b"\xc0\xaf\xe0\x80\xaf\xed\xa0\x80\xf4\x90\x80\x80",
+                             b"cut \xe2\x82", b"h\xc3\xb4te \xe2\x82\xac \xf0\x9f\x98\x80\n\t\r"]):
+        put("fuzz_sanitize", "seed-%d" % i, raw)
     copy_files("fuzz_snapshot", "*/ethtool/*.json", "fixture")
     put("fuzz_snapshot", "unknown-groups",
         json.dumps({"schema": "nicdoctor.netlink/1",

@@ -11,6 +11,8 @@ diag() { in_a "$ND" diagnose nda "$@"; }
 
 # Print a field of the report's throughput object: tp KEY < report.json
 tp() { python3 -c 'import json,sys; v=json.load(sys.stdin)["throughput"]; print(v[sys.argv[1]] if v else None)' "$1"; }
+# Print a field of the report's peer object: peer_field KEY < report.json
+peer_field() { python3 -c 'import json,sys; v=json.load(sys.stdin)["peer"]; print(v[sys.argv[1]] if v else None)' "$1"; }
 # Print "id verdict" of every finding that is not untested.
 verdicts() {
 	python3 -c '
@@ -138,7 +140,19 @@ test_expect_success 'an address with nothing behind it: exit 4 within the connec
 	grep -q "^nicdoctor: peer '"'"'10.77.41.9:5201'"'"' is unreachable: " err &&
 	test "$(nd_severity qdisc.rate_limit <report.json)" = ok &&
 	test "$(tp mode <report.json)" = peer && test "$(tp error <report.json)" != None &&
-	test -z "$(verdicts <report.json)"
+	test -z "$(verdicts <report.json)" &&
+	test "$(peer_field status <report.json)" = unreachable
+'
+
+# Not "silent" (which says the peer is a stock iperf3): the far end is
+# reported unreachable with the error, in JSON and in text.
+test_expect_success 'a closed port on loopback: peer.status unreachable with the error' '
+	test_expect_code 4 "$ND" diagnose lo --peer 127.0.0.1:1 --json >report.json 2>err &&
+	test "$(peer_field status <report.json)" = unreachable &&
+	peer_field reason <report.json >reason &&
+	grep -q "^peer '"'"'127.0.0.1:1'"'"' is unreachable: .*refused" reason &&
+	test_expect_code 4 "$ND" diagnose lo --peer 127.0.0.1:1 >out 2>err &&
+	grep -q "^Far end (127.0.0.1:1): peer '"'"'127.0.0.1:1'"'"' is unreachable" out
 '
 
 test_expect_success 'the peer dying mid-run: exit 4 in bounded time, nothing judged' '

@@ -399,6 +399,42 @@ def s_big_results(ls, ctrl):
     data.close()
 
 
+def s_escape_output(ls, ctrl, far_end=False):
+    """Valid results whose strings hold terminal escapes and bytes that are
+    no UTF-8: ESC [ 2J, OSC 52 (clipboard), BEL, CR, the C1 CSI as UTF-8 and
+    raw, 0xff; with far_end, a far-end report (as `nicdoctor serve` sends
+    to diagnose --peer) made of such strings too."""
+    _, data = until_test_end(ls, ctrl)
+    ctrl.sendall(bytes([EXCHANGE_RESULTS]))
+    theirs = recv_json(ctrl)
+    streams = [{"id": st["id"], "bytes": st.get("bytes", 0), "retransmits": 0,
+                "jitter": 0, "errors": 0, "packets": 0, "start_time": 0,
+                "end_time": st.get("end_time", 1)} for st in theirs.get("streams", [])]
+    hostile = "@ESC[2Jwiped\n@ESC]52;c;ZXZpbA==@BEL\nline@CR@C1 31m@RAW@FF\n"
+    obj = {"cpu_util_total": 1, "cpu_util_user": 0, "cpu_util_system": 1,
+           "sender_has_retransmits": 0, "congestion_used": "cubic@ESC[5m@FF",
+           "streams": streams, "server_output_text": hostile,
+           "server_output_json": {"title": "@ESC]0;t@BEL@FF"}}
+    if far_end:
+        finding = {"id": "queues.single", "severity": "warning", "verdict": "untested",
+                   "title": "one queue@ESC]52;c;ZXZpbA==@BEL@FF", "ceiling_mbps": None,
+                   "evidence": {"driver@ESC[2J": "evil@C1 2J@RAW"}, "fix": None}
+        obj["nicdoctor_peer"] = {"schema": "nicdoctor.peer/1", "report": {
+            "schema": "nicdoctor.report/1", "interface": {"name": "eth0@ESC[2J"},
+            "host": {"name": "far@ESC]0;x@BEL@FF"}, "findings": [finding]}}
+    raw = json.dumps(obj).encode()
+    for mark, byte in (("@ESC", b"\\u001b"), ("@BEL", b"\\u0007"), ("@CR", b"\\r"),
+                       ("@C1", b"\\u009b"), ("@RAW", b"\x9b"), ("@FF", b"\xff")):
+        raw = raw.replace(mark.encode(), byte)
+    ctrl.sendall(struct.pack(">I", len(raw)) + raw)
+    ctrl.sendall(bytes([DISPLAY_RESULTS]))
+    try:
+        ctrl.recv(1)
+    except OSError:
+        pass
+    data.close()
+
+
 CLIENT = {"random": c_random, "cookie-silence": c_cookie_silence,
           "partial-cookie": c_partial_cookie, "len0": c_len0, "len8193": c_len8193,
           "lenmax": c_lenmax, "badjson": c_badjson, "wrong-types": c_wrong_types,
@@ -408,7 +444,8 @@ CLIENT = {"random": c_random, "cookie-silence": c_cookie_silence,
           "silent-mid-test": c_silent_mid_test, "silent-reverse": c_silent_reverse}
 SERVER = {"garbage-state": s_garbage_state, "garbage-bytes": s_garbage_bytes,
           "silence": s_silence, "silence-after-end": s_silence_after_end,
-          "big-results": s_big_results}
+          "big-results": s_big_results, "escape-output": s_escape_output,
+          "escape-far-end": lambda ls, ctrl: s_escape_output(ls, ctrl, far_end=True)}
 
 
 def main():

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='diagnose --sysroot on hostile snapshots: links out of the root, huge files, garbage, missing directories, FIFOs and device nodes'
+test_description='diagnose --sysroot on hostile snapshots: links out of the root, huge files, garbage, missing directories, FIFOs and device nodes, terminal escapes and invalid UTF-8 in names'
 . ./test-lib.sh
 test_require_cmd python3
 
@@ -144,6 +144,60 @@ test_expect_success 'a FIFO where a file is expected does not block' '
 	mkfifo root/proc/interrupts root/ethtool/eth0.json &&
 	rm -f root/$FN/config && mkfifo root/$FN/config &&
 	diag
+'
+
+# Names a snapshot may carry: CSI and OSC 52 (clipboard) escapes, BEL, the
+# C1 CSI U+009B as UTF-8 and as a raw byte, bytes that are no UTF-8.
+hostile_names() {
+	mkdir -p root/proc/sys/kernel &&
+	printf "evil\033]0;pwned\007\377host\n" >root/proc/sys/kernel/hostname &&
+	python3 - root/ethtool/eth0.json root/proc/interrupts <<-\PY
+	import json, sys
+	path, irqs = sys.argv[1], sys.argv[2]
+	d = json.load(open(path))
+	d["drvinfo"] = {"known": True, "driver": "ixgbe@ESC[2J", "version": "5.1@BEL",
+	                "fw_version": "0x8000@C1[31m@RAW[1m", "bus_info": "0000:01:00.0@FF"}
+	d["link"]["qdisc"] = "mq@ESC]52;c;ZXZpbA==@BEL"
+	d["qdisc"] = {"known": True, "kind": "tbf@FF@ESC[5m", "rate_bps": 1000000000}
+	raw = json.dumps(d).encode()
+	for mark, byte in (("@ESC", b"\\u001b"), ("@BEL", b"\\u0007"), ("@C1", b"\\u009b"),
+	                   ("@RAW", b"\x9b"), ("@FF", b"\xff")):
+	    raw = raw.replace(mark.encode(), byte)
+	open(path, "wb").write(raw)
+	text = open(irqs, "rb").read().replace(b"eth0-TxRx-0", b"eth0-TxRx-0\x1b[2J\x9b")
+	open(irqs, "wb").write(text)
+	PY
+}
+
+# clean FILE [MARKED]: no ESC, BEL or C1 CSI (raw or UTF-8) in it, strict
+# UTF-8; with MARKED, the marker U+FFFD shows the hostile names reached it.
+clean() {
+	python3 - "$@" <<-\PY
+	import sys
+	data = open(sys.argv[1], "rb").read()
+	bad = [b for b in (b"\x1b", b"\x07", b"\x9b", b"\xc2\x9b") if b in data]
+	text = data.decode("utf-8")
+	if bad or (len(sys.argv) > 2 and "\ufffd" not in text):
+	    sys.exit("%s: bytes %r, marker %s" % (sys.argv[1], bad, "\ufffd" in text))
+	PY
+}
+
+# Each format from the hostile snapshot: clean on stdout and stderr (the
+# Prometheus labels name only the interface and check IDs: nothing marked).
+hostile_formats() {
+	for format in text markdown json prometheus; do
+		timeout 60 "$ND" diagnose --sysroot root eth0 --format $format >out.$format 2>err.txt
+		rc=$? && cat err.txt && test $rc -le 2 &&
+			clean out.$format $(test $format = prometheus || echo marked) &&
+			clean err.txt || return 1
+	done
+}
+
+test_expect_success 'escapes and invalid UTF-8 in host, driver, firmware, qdisc names: every format clean' '
+	fresh_root && hostile_names && hostile_formats &&
+	python3 -c "import json; json.loads(open(\"out.json\", \"rb\").read().decode(\"utf-8\"))" &&
+	grep -qF "$(printf "ixgbe\357\277\275[2J")" out.json &&
+	grep -qF "$(printf "evil\357\277\275]0;pwned")" out.text
 '
 
 device_node() {

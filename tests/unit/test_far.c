@@ -1,9 +1,11 @@
 /*
  * test_far.c - the far end of a two-ended diagnosis (src/experiment/far.c):
  * its suspects judged on the runs seen from its side, the bottleneck
- * attributed to the host it is on, and the peer that declines or says
- * nothing (a stock iperf3).
+ * attributed to the host it is on, the peer that declines or says
+ * nothing (a stock iperf3), the plan that failed before it answered, and
+ * a far report whose strings hold terminal escapes.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,6 +151,71 @@ static void test_declined_silent_and_error(void **state)
 	}
 }
 
+/* Without a view, a failed plan says why instead of "silent". */
+static void test_plan_failures(void **state)
+{
+	static const struct { int err; bool some_done; const char *status, *reason; } cases[] = {
+		{ -ECONNREFUSED, false, "unreachable", "peer 'nas1.example.net:5201' is unreachable: "
+		  "cannot connect: Connection refused" },
+		{ -ETIMEDOUT, false, "unreachable", NULL },
+		{ -EHOSTUNREACH, false, "unreachable", NULL },
+		{ -ECONNREFUSED, true, "failed", NULL },
+		{ -EBUSY, false, "busy", NULL },
+		{ -EINTR, false, "interrupted", NULL },
+		{ -ECONNRESET, true, "failed", NULL },
+		{ 0, true, "silent", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ND_ARRAY_SIZE(cases); i++) {
+		struct nd_exp_set *set = peer_set(3, NULL);
+		cJSON *bottleneck = NULL, *peer;
+
+		set->err = cases[i].err;
+		snprintf(set->error, sizeof(set->error), "cannot connect: Connection refused");
+		set->runs[ND_RUN_FORWARD_MANY].done = cases[i].some_done;
+		set->runs[ND_RUN_REVERSE_MANY].done = cases[i].some_done;
+		peer = nd_far_peer_json(set, &bottleneck);
+		assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(peer, "status")),
+				    cases[i].status);
+		if (cases[i].reason)
+			assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(peer, "reason")),
+					    cases[i].reason);
+		cJSON_Delete(peer);
+		nd_exp_set_release(set);
+		free(set);
+	}
+}
+
+/* What another host sent reaches the report only clean (sanitize.h). */
+static void test_hostile_far_report(void **state)
+{
+	struct nd_exp_set *set = peer_set(3, "{\"schema\":\"nicdoctor.peer/1\",\"report\":"
+					  "{\"host\":{\"name\":\"far\\u001b]0;x\\u0007\"},"
+					  "\"findings\":[{\"id\":\"queues.single\",\"severity\":"
+					  "\"warning\",\"title\":\"one\\u009b2J\",\"evidence\":"
+					  "{\"k\\u001b\":1}}]}}");
+	cJSON *bottleneck = NULL, *peer = nd_far_peer_json(set, &bottleneck);
+	char *text = cJSON_PrintUnformatted(peer);
+	char *btext = cJSON_PrintUnformatted(bottleneck);
+
+	(void)state;
+	assert_non_null(text);
+	assert_null(strchr(text, '\x1b'));
+	assert_null(strchr(text, '\a'));
+	assert_null(strstr(text, "\xc2\x9b"));
+	assert_non_null(strstr(text, "far\xef\xbf\xbd]0;x\xef\xbf\xbd"));
+	assert_non_null(strstr(text, "\"one\xef\xbf\xbd" "2J\""));
+	if (btext)
+		assert_null(strstr(btext, "\xc2\x9b"));
+	free(text);
+	free(btext);
+	cJSON_Delete(bottleneck);
+	cJSON_Delete(peer);
+	nd_exp_set_release(set);
+	free(set);
+}
+
 static void test_no_peer_no_section(void **state)
 {
 	struct nd_exp_set set = { .mode = ND_EXP_LOOPBACK };
@@ -195,6 +262,8 @@ int main(void)
 		cmocka_unit_test(test_receive_bottleneck_is_the_far_ends),
 		cmocka_unit_test(test_load_spread_on_the_far_end_refutes),
 		cmocka_unit_test(test_declined_silent_and_error),
+		cmocka_unit_test(test_plan_failures),
+		cmocka_unit_test(test_hostile_far_report),
 		cmocka_unit_test(test_no_peer_no_section),
 		cmocka_unit_test(test_binding_rule),
 	};

@@ -1,7 +1,8 @@
 /*
  * test_parse_interrupts.c - the /proc/interrupts parser on real captures
  * (tests/fixtures/raw/): old, new and virtio chip columns, a wrapped mail
- * capture, a grep'd capture without a header, and garbage.
+ * capture, a grep'd capture without a header, and garbage; a table of
+ * ND_MAX_CPUS columns printed the way the kernel prints it.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -168,6 +169,56 @@ static void test_offline_cpu_columns(void **state)
 	free(irqs);
 }
 
+/* /proc/interrupts as kernel/irq/proc.c prints it: "CPU%-8d" headers,
+ * "%*d: " and "%10u " counts, for n_cpus online CPUs; IRQ 100+q fires on
+ * CPU n_cpus-1-q only.  malloc'd. */
+static char *kernel_table(unsigned n_cpus, unsigned n_irqs)
+{
+	size_t size = (size_t)(n_irqs + 1) * (n_cpus * 11 + 128), used = 0;
+	char *text = malloc(size);
+
+	assert_non_null(text);
+	used += (size_t)snprintf(text + used, size - used, "%*s", 3 + 8, "");
+	for (unsigned cpu = 0; cpu < n_cpus; cpu++)
+		used += (size_t)snprintf(text + used, size - used, "CPU%-8u", cpu);
+	used += (size_t)snprintf(text + used, size - used, "\n");
+	for (unsigned q = 0; q < n_irqs; q++) {
+		used += (size_t)snprintf(text + used, size - used, "%*u: ", 3, 100 + q);
+		for (unsigned cpu = 0; cpu < n_cpus; cpu++)
+			used += (size_t)snprintf(text + used, size - used, "%10u ",
+						 cpu == n_cpus - 1 - q ? 1000 + q : 0);
+		used += (size_t)snprintf(text + used, size - used, " IR-PCI-MSIX-0000:01:00.0 "
+					 "%u-edge      eth0-TxRx-%u\n", q + 1, q);
+	}
+	return text;
+}
+
+/* A host with ND_MAX_CPUS CPUs: every line is over 11 KiB, the header too. */
+static void test_max_cpus_table(void **state)
+{
+	struct nd_irqs *irqs = new_irqs();
+	char *text = kernel_table(ND_MAX_CPUS, 4);
+
+	(void)state;
+	assert_true(strchr(text, '\n') - text > 11 * ND_MAX_CPUS);
+	assert_int_equal(nd_parse_interrupts(text, NULL, 0, "eth0", irqs), 0);
+	assert_true(irqs->column_cpu_known);
+	assert_int_equal(irqs->n_cpu_columns, ND_MAX_CPUS);
+	assert_int_equal(irqs->column_cpu[ND_MAX_CPUS - 1], ND_MAX_CPUS - 1);
+	assert_int_equal(irqs->count, 4);
+	for (unsigned q = 0; q < 4; q++) {
+		assert_int_equal(irqs->irq[q].irq, 100 + q);
+		assert_int_equal(irqs->irq[q].per_cpu[ND_MAX_CPUS - 1 - q], 1000 + q);
+		assert_int_equal(irqs->irq[q].total, 1000 + q);
+	}
+	assert_string_equal(irqs->irq[3].name, "eth0-TxRx-3");
+	assert_int_equal(nd_parse_interrupts(text, (unsigned[]){ 102 }, 1, NULL, irqs), 0);
+	assert_int_equal(irqs->count, 1);
+	assert_int_equal(irqs->irq[0].per_cpu[ND_MAX_CPUS - 3], 1002);
+	free(text);
+	free(irqs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_iavf_wrapped_and_unwrapped),
 		cmocka_unit_test(test_short_and_garbage_lines),
 		cmocka_unit_test(test_offline_cpu_columns),
+		cmocka_unit_test(test_max_cpus_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
