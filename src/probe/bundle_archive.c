@@ -158,15 +158,21 @@ static void remove_partial(struct extract *x, const char *name)
 /* Decide on and write one member: 0 (written or skipped), negative to stop. */
 static int extract_member(struct extract *x, struct archive_entry *entry)
 {
-	const char *name = archive_entry_pathname(entry);
+	const char *member = archive_entry_pathname(entry);
 	mode_t type = archive_entry_filetype(entry);
-	char path[PATH_MAX];
+	char path[PATH_MAX], name_buf[PATH_MAX];
+	const char *name = name_buf;
 	int r;
 
-	while (name && name[0] == '.' && name[1] == '/')
-		name += 2;
-	if (!name || !*name)
+	while (member && member[0] == '.' && member[1] == '/')
+		member += 2;
+	if (!member || !*member)
 		return 0;
+	/* A copy: setting the entry's path below frees its name. */
+	if (nd_strlcpy(name_buf, member, sizeof(name_buf)) >= sizeof(name_buf)) {
+		skip_note(x, "(a member)", "has too long a name");
+		return 0;
+	}
 	if (name[0] == '/' || has_dotdot(name)) {
 		skip_note(x, name, "names a path outside the bundle");
 		return 0;

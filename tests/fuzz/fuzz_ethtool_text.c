@@ -2,22 +2,15 @@
  * fuzz_ethtool_text.c - libFuzzer target for the ethtool (every option) text parser(s) of
  * parse_text.h: the input is not NUL-terminated, so a read past len trips ASan.
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "nicdoctor/parse_text.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* An exact-size copy: ASan sees any byte read beyond it. */
-	char *text = malloc(size ? size : 1);
+	char *text = fuzz_exact_copy(data, size);
 
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
 	{
 		struct nd_facts *f = calloc(1, sizeof(*f));
 		int carrier;

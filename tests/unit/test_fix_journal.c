@@ -19,26 +19,12 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/fix.h"
-
-static char state_dir[] = "/tmp/nd-test-journal.XXXXXX";
+#include "state_dir_fixture.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	if (!mkdtemp(state_dir))
-		return -1;
-	setenv("NICDOCTOR_STATE_DIR", state_dir, 1);
-	setenv("NICDOCTOR_ETC_DIR", "/nonexistent-etc", 1);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", state_dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return state_dir_setup("/tmp/nd-test-journal.XXXXXX", "/nonexistent-etc");
 }
 
 static struct nd_fix_journal *journal_new(const char *ifname, long long usec)
