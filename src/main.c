@@ -25,7 +25,7 @@ static const struct command commands[] = {
 	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE]\n"
 	  "                   [-J] ... (iperf3's client flags)" },
 	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--idle-timeout S] [-q] [--no-share]" },
-	{ "collect", cmd_collect, "IF -o DIR" },
+	{ "collect", cmd_collect, "IF -o DIR | --script" },
 	{ "checks", cmd_checks, "" },
 };
 

@@ -35,6 +35,7 @@ struct nd_bundle {
 	char root[PATH_MAX];		/* the tree the probe reads */
 	char tmpdir[PATH_MAX];		/* private extraction, "" when none */
 	bool from_tarball;
+	bool from_script;		/* sos-shaped, written by collect --script */
 	char tool_version[32];		/* "4.2" (sos), "3.2.14" (supportconfig) */
 	char host[64];			/* host name the bundle recorded, "" unknown */
 	char date[64];			/* when it was taken, "" unknown */

@@ -139,6 +139,8 @@ static void read_metadata(struct nd_bundle *b)
 		if (read_first_line(b->root, "version.txt", line, sizeof(line))) {
 			const char *colon = strchr(line, ':');
 
+			b->from_script = !strncmp(line, "nicdoctor-collect:", 18);
+
 			nd_strlcpy(b->tool_version, colon ? colon + 1 + strspn(colon + 1, " \t") : line,
 				   sizeof(b->tool_version));
 		}
@@ -249,9 +251,11 @@ void nd_bundle_close(struct nd_bundle *bundle)
 
 void nd_bundle_describe(const struct nd_bundle *b, char *buf, size_t size)
 {
-	const char *what = b->kind == ND_BUNDLE_SOS ? "a sosreport" :
+	const char *what = b->from_script ? "a collect script's tarball" :
+			   b->kind == ND_BUNDLE_SOS ? "a sosreport" :
 			   b->kind == ND_BUNDLE_SUPPORTCONFIG ? "a supportconfig" : "a snapshot";
-	const char *tool = b->kind == ND_BUNDLE_SOS ? "sos" : "supportconfig";
+	const char *tool = b->from_script ? "nicdoctor-collect" :
+			   b->kind == ND_BUNDLE_SOS ? "sos" : "supportconfig";
 
 	snprintf(buf, size, "%s%s%s%s%s%s%s%s", what,
 		 b->tool_version[0] ? " (" : "", b->tool_version[0] ? tool : "",
