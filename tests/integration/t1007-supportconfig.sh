@@ -48,6 +48,18 @@ test_expect_success 'no private directory to convert into: one line, exit 4' '
 	test "$(wc -l <err)" -eq 1 && grep -q "private directory" err && ! test -s out
 '
 
+test_expect_success 'hostile: a FIFO and a link to a file outside as section files' '
+	mkdir "$TRASH/hostile" &&
+	cp "$FIX/basic-environment.txt" "$FIX/env.txt" "$TRASH/hostile/" &&
+	mkfifo "$TRASH/hostile/hardware.txt" &&
+	cp "$FIX/network.txt" "$TRASH/outside.txt" &&
+	ln -s "$TRASH/outside.txt" "$TRASH/hostile/network.txt" &&
+	TMPDIR="$TRASH/tmp" timeout 20 "$ND" diagnose ens3 --sysroot "$TRASH/hostile" \
+		--json >out 2>err; rc=$? &&
+	test $rc -ne 124 && test $rc -le 4 &&
+	test "$(ls -A "$TRASH/tmp")" = ""
+'
+
 test_expect_success 'an interface the supportconfig does not name is a usage error' '
 	test_expect_code 3 "$ND" diagnose nosuch0 --sysroot "$TRASH/$SCC" --json >/dev/null
 '
