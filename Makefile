@@ -70,6 +70,9 @@ build-fuzz/fuzz/%: tests/fuzz/%.c $(BUILD)/libnicdoctor.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libnicdoctor.a $(LDLIBS)
 
+# The collect script is pasted in by the assembler (.incbin): -MMD cannot see it.
+$(BUILD)/src/collect_script.o: src/collect-script.sh
+
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d
 
 deps:

@@ -5,10 +5,14 @@
  * The /sys and /proc files are the ones the probe read (recorded by the
  * sysroot seam) plus the PCI functions libpci reads; netlink facts, which
  * have no file, go to DIR/ethtool/IF.json.
+ *
+ * `nicdoctor collect --script` instead prints a sh script gathering the
+ * same in a sosreport's layout, for a host without nicdoctor.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +65,27 @@ static int open_output(const char *dir, int *ret_fd)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, const char **ret_if, const char **ret_dir)
+#define COLLECT_USAGE "usage: nicdoctor collect IF -o DIR | nicdoctor collect --script"
+
+/* Print the script: 0, or ND_EXIT_ENV when stdout fails (a full disk). */
+static int print_script(void)
+{
+	size_t len;
+	const char *text = nd_collect_script(&len);
+
+	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+		nd_err("cannot write the collect script: %s", strerror(errno));
+		return ND_EXIT_ENV;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, const char **ret_if, const char **ret_dir,
+		      bool *ret_script)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "script", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -74,8 +95,10 @@ static int parse_args(int argc, char **argv, const char **ret_if, const char **r
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		if (c == 'o') {
 			*ret_dir = optarg;
+		} else if (c == 's') {
+			*ret_script = true;
 		} else if (c == 'h') {
-			printf("usage: nicdoctor collect IF -o DIR\n");
+			printf("%s\n", COLLECT_USAGE);
 			return -1;
 		} else {
 			nd_err("collect: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -84,8 +107,14 @@ static int parse_args(int argc, char **argv, const char **ret_if, const char **r
 	}
 	if (optind < argc)
 		*ret_if = argv[optind++];
+	if (*ret_script && (*ret_if || *ret_dir || optind < argc)) {
+		nd_err("collect: --script takes no interface or -o: the script collects every one");
+		return ND_EXIT_USAGE;
+	}
+	if (*ret_script)
+		return 0;
 	if (!*ret_if || !*ret_dir || optind < argc) {
-		nd_err("usage: nicdoctor collect IF -o DIR");
+		nd_err("%s", COLLECT_USAGE);
 		return ND_EXIT_USAGE;
 	}
 	if (nd_ifname_valid(*ret_if) < 0) {
@@ -99,10 +128,13 @@ int cmd_collect(int argc, char **argv)
 {
 	const char *ifname = NULL, *dir = NULL;
 	struct nd_facts *facts;
-	int dir_fd = -1, r, rc = parse_args(argc, argv, &ifname, &dir);
+	bool script = false;
+	int dir_fd = -1, r, rc = parse_args(argc, argv, &ifname, &dir, &script);
 
 	if (rc)
 		return rc < 0 ? ND_EXIT_OK : rc;
+	if (script)
+		return print_script();
 	nd_sysroot_record_clear();
 	nd_sysroot_record(true);
 	r = nd_probe(ifname, &facts);

@@ -27,7 +27,7 @@ static const struct command commands[] = {
 	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--max-streams N]\n"
 	  "                   [--max-memory SIZE] [--idle-timeout S] [--rcv-timeout MS]\n"
 	  "                   [-q] [--no-share]" },
-	{ "collect", cmd_collect, "IF -o DIR" },
+	{ "collect", cmd_collect, "IF -o DIR | --script" },
 	{ "checks", cmd_checks, "" },
 };
 

@@ -35,6 +35,8 @@ struct nd_bundle {
 	char root[PATH_MAX];		/* the tree the probe reads */
 	char tmpdir[PATH_MAX];		/* private extraction, "" when none */
 	bool from_tarball;
+	bool from_script;		/* sos-shaped, written by collect --script */
+	bool from_supportconfig;	/* converted to a sos-shaped tree in tmpdir */
 	char tool_version[32];		/* "4.2" (sos), "3.2.14" (supportconfig) */
 	char host[64];			/* host name the bundle recorded, "" unknown */
 	char date[64];			/* when it was taken, "" unknown */
@@ -61,6 +63,17 @@ void nd_bundle_describe(const struct nd_bundle *bundle, char *buf, size_t size);
  * nd_bundle_open; exposed for the fuzz target).  Same errors. */
 int nd_bundle_extract(const char *path, const char *dir, struct nd_bundle *bundle,
 		      char *ret_error, size_t error_size);
+
+/*
+ * supportconfig.c: write below dst_fd the sos-shaped tree of the
+ * supportconfig directory src (network.txt, hardware.txt, proc.txt,
+ * env.txt, ...); the host, date and version it records go into bundle.
+ * 0 or a negative errno (-ENOMEM, -ENOSPC ...).
+ */
+int nd_supportconfig_convert(const char *src, int dst_fd, struct nd_bundle *bundle);
+/* One file's text ("network.txt", ...): for the converter and the fuzz target. */
+int nd_supportconfig_convert_text(const char *file, const char *text, size_t len, int dst_fd,
+				  struct nd_bundle *bundle);
 
 /* Remove a directory tree without following any link in it. */
 int nd_bundle_remove_tree(const char *dir);

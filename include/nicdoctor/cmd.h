@@ -21,4 +21,7 @@ int nd_use_sysroot(const char *dir);
  * 0, or ND_EXIT_USAGE after the error. */
 int nd_resolve_iface(const char **ifname, char *buf, size_t size);
 
+/* The text of `collect --script` (src/collect-script.sh) and its length. */
+const char *nd_collect_script(size_t *ret_len);
+
 #endif

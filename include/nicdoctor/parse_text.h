@@ -104,5 +104,7 @@ int nd_sc_next(const char *text, size_t len, size_t *pos, struct nd_sc_section *
 /* A command ("ethtool -l eth0": basename of the first word plus its
  * arguments, blanks collapsed) or a path ("/proc/interrupts").  0 or -ENOENT. */
 int nd_sc_find(const char *text, size_t len, const char *what, struct nd_sc_section *ret);
+/* Whether a section's command is what ("ip -stats link"), by the same rule. */
+bool nd_sc_command_is(const struct nd_sc_section *sec, const char *what);
 
 #endif

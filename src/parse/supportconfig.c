@@ -119,6 +119,13 @@ static bool command_matches(struct nd_span name, const char *what)
 	return !first && !nd_span_token(want, &wpos, &wtok);
 }
 
+bool nd_sc_command_is(const struct nd_sc_section *sec, const char *what)
+{
+	struct nd_span name = { sec->name, sec->name_len };
+
+	return sec->name && what && what[0] && command_matches(name, what);
+}
+
 int nd_sc_find(const char *text, size_t len, const char *what, struct nd_sc_section *ret)
 {
 	size_t pos = 0;

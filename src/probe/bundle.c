@@ -139,6 +139,8 @@ static void read_metadata(struct nd_bundle *b)
 		if (read_first_line(b->root, "version.txt", line, sizeof(line))) {
 			const char *colon = strchr(line, ':');
 
+			b->from_script = !strncmp(line, "nicdoctor-collect:", 18);
+
 			nd_strlcpy(b->tool_version, colon ? colon + 1 + strspn(colon + 1, " \t") : line,
 				   sizeof(b->tool_version));
 		}
@@ -188,7 +190,9 @@ static void start_reaper(const char *dir)
 	/* fds[1] stays open, close-on-exec, until this process ends. */
 }
 
-static int open_tarball(const char *path, struct nd_bundle *b, char *error, size_t size)
+/* b->tmpdir: a new mode-0700 directory that the reaper removes however
+ * this process ends. */
+static int make_private_dir(struct nd_bundle *b, char *error, size_t size)
 {
 	const char *tmp = getenv("TMPDIR");
 	char real[PATH_MAX];
@@ -206,12 +210,56 @@ static int open_tarball(const char *path, struct nd_bundle *b, char *error, size
 	 * so use the directory's real name ($TMPDIR may be a link). */
 	if (realpath(b->tmpdir, real) && strlen(real) < sizeof(b->tmpdir))
 		memcpy(b->tmpdir, real, strlen(real) + 1);
-	b->from_tarball = true;
 	start_reaper(b->tmpdir);
+	return 0;
+}
+
+static int open_tarball(const char *path, struct nd_bundle *b, char *error, size_t size)
+{
+	int r = make_private_dir(b, error, size);
+
+	if (r < 0)
+		return r;
+	b->from_tarball = true;
 	r = nd_bundle_extract(path, b->tmpdir, b, error, size);
 	if (r < 0)
 		nd_bundle_close(b);
 	return r;
+}
+
+/*
+ * A supportconfig is read as the sosreport it is converted into, in a
+ * directory of its own inside the private one (made now when the
+ * supportconfig is a directory, not a tarball).
+ */
+static int convert_supportconfig(struct nd_bundle *b, char *error, size_t size)
+{
+	char dst[PATH_MAX];
+	int fd, r;
+
+	/* No place to convert into is the environment's fault (exit 4). */
+	if (!b->tmpdir[0] && make_private_dir(b, error, size) < 0)
+		return -EIO;
+	if (snprintf(dst, sizeof(dst), "%s/nicdoctor-sos.XXXXXX", b->tmpdir) >= (int)sizeof(dst))
+		return -ENAMETOOLONG;
+	if (!mkdtemp(dst)) {
+		r = -errno;
+		snprintf(error, size, "cannot make a directory to convert into: %s", strerror(-r));
+		return r;
+	}
+	fd = open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = nd_supportconfig_convert(b->root, fd, b);
+	close(fd);
+	if (r < 0) {
+		snprintf(error, size, "cannot convert the supportconfig: %s", strerror(-r));
+		return r;
+	}
+	nd_strlcpy(b->root, dst, sizeof(b->root));
+	b->kind = ND_BUNDLE_SOS;
+	b->from_supportconfig = true;
+	return 0;
 }
 
 int nd_bundle_open(const char *path, struct nd_bundle *ret, char *ret_error, size_t error_size)
@@ -237,6 +285,13 @@ int nd_bundle_open(const char *path, struct nd_bundle *ret, char *ret_error, siz
 		return r == -EEXIST ? -EINVAL : r;
 	}
 	read_metadata(ret);
+	if (ret->kind == ND_BUNDLE_SUPPORTCONFIG) {
+		r = convert_supportconfig(ret, ret_error, error_size);
+		if (r < 0) {
+			nd_bundle_close(ret);
+			return r == -ENOMEM || r == -ENOSPC ? -EIO : r;
+		}
+	}
 	return 0;
 }
 
@@ -249,9 +304,12 @@ void nd_bundle_close(struct nd_bundle *bundle)
 
 void nd_bundle_describe(const struct nd_bundle *b, char *buf, size_t size)
 {
-	const char *what = b->kind == ND_BUNDLE_SOS ? "a sosreport" :
-			   b->kind == ND_BUNDLE_SUPPORTCONFIG ? "a supportconfig" : "a snapshot";
-	const char *tool = b->kind == ND_BUNDLE_SOS ? "sos" : "supportconfig";
+	bool sc = b->from_supportconfig || b->kind == ND_BUNDLE_SUPPORTCONFIG;
+	const char *what = b->from_script ? "a collect script's tarball" :
+			   sc ? "a supportconfig" :
+			   b->kind == ND_BUNDLE_SOS ? "a sosreport" : "a snapshot";
+	const char *tool = b->from_script ? "nicdoctor-collect" :
+			   sc ? "supportconfig" : "sos";
 
 	snprintf(buf, size, "%s%s%s%s%s%s%s%s", what,
 		 b->tool_version[0] ? " (" : "", b->tool_version[0] ? tool : "",
