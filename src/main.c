@@ -19,9 +19,9 @@ static const struct command commands[] = {
 	  "[IF] [--peer HOST[:PORT]] [--duration S] [--no-traffic]\n"
 	  "                   [--sysroot DIR] [--format text|markdown|json|prometheus]\n"
 	  "                   [--json] [--redact] [--skip ID,...] [--only ID,...]\n"
-	  "                   [--trial-fixes]" },
+	  "                   [--trial-fixes] [--sample S] [-v] [--color[=WHEN]]" },
 	{ "fix", cmd_fix, "[IF] [--apply] [--only ID,...] [--peer HOST[:PORT]] [--persist]\n"
-	  "                   [--rfs] | --revert [IF]" },
+	  "                   [--rfs] | --revert [--list] [IF]" },
 	{ "bench", cmd_bench, "-c HOST [-p PORT] [-P N] [-t S] [-R] [--bidir] [-u] [-b RATE]\n"
 	  "                   [-J] ... (iperf3's client flags)" },
 	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--max-streams N]\n"
