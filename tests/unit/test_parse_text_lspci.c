@@ -1,0 +1,143 @@
+/*
+ * test_parse_text_lspci.c - lspci -vv text parser on real captures
+ * (tests/fixtures/raw/): downgraded and healthy links in the "(ok)" /
+ * "(downgraded)" format, the older format with no annotation, VFs with
+ * "Speed unknown, Width x0", -nn ids, and space-indented pastes.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "raw_fixture.h"
+
+#include "nicdoctor/parse_text.h"
+
+static void device(const char *file, const char *address, struct nd_pcie_link *out)
+{
+	char *t = raw(file);
+	struct nd_lspci_block b;
+
+	assert_int_equal(nd_lspci_find(t, strlen(t), address, &b), 0);
+	assert_int_equal(nd_parse_lspci_device(b.text, b.len, out), 0);
+	free(t);
+}
+
+static void test_connectx4lx_downgraded(void **state)
+{
+	struct nd_pcie_link l;
+
+	(void)state;
+	device("lspci-vv-connectx4lx-8gt-x8-downgraded-x4.md", "08:00.0", &l);
+	assert_string_equal(l.address, "0000:08:00.0");
+	assert_string_equal(l.name, "Mellanox Technologies MT27710 Family [ConnectX-4 Lx]");
+	assert_string_equal(l.port_type, "endpoint");
+	assert_true(l.is_pcie);
+	assert_true(l.link_known);
+	assert_true(l.cap_gts == 8.0);
+	assert_int_equal(l.cap_width, 8);
+	assert_true(l.sta_gts == 8.0);
+	assert_int_equal(l.sta_width, 4);
+	assert_true(l.cap2_max_gts == 8.0);
+	assert_int_equal(l.mps_cap_bytes, 512);
+	assert_int_equal(l.mps_bytes, 256);
+}
+
+static void test_connectx7_and_vf(void **state)
+{
+	struct nd_pcie_link l;
+
+	(void)state;
+	device("lspci-vvv-connectx7-32gt-x16-downgraded-16gt-x8-plus-vfs.txt", "0000:b1:00.1", &l);
+	assert_true(l.cap_gts == 32.0);
+	assert_int_equal(l.cap_width, 16);
+	assert_true(l.sta_gts == 16.0);
+	assert_int_equal(l.sta_width, 8);
+	assert_int_equal(l.mps_bytes, 512);
+	assert_string_equal(l.name, "Mellanox Technologies MT2910 Family [ConnectX-7]");
+	/* The VF: "Speed unknown (downgraded), Width x0 (downgraded)". */
+	device("lspci-vvv-connectx7-32gt-x16-downgraded-16gt-x8-plus-vfs.txt", "b1:00.2", &l);
+	assert_false(l.link_known);
+	assert_true(l.sta_gts == 0);
+	assert_int_equal(l.sta_width, 0);
+	assert_int_equal(l.mps_bytes, 128);
+	assert_string_equal(l.link_reason, "LnkSta gives no speed or width (a VF, or the link is down)");
+}
+
+static void test_mikrotik_spaces(void **state)
+{
+	struct nd_pcie_link l;
+
+	(void)state;
+	device("lspci-vvv-mikrotik-ccr2004-25g-8gt-x8-downgraded-5gt-x1.md", "01:00.0", &l);
+	assert_true(l.cap_gts == 8.0);
+	assert_int_equal(l.cap_width, 8);
+	assert_true(l.sta_gts == 5.0);
+	assert_int_equal(l.sta_width, 1);
+	assert_int_equal(l.mps_cap_bytes, 256);
+	assert_int_equal(l.mps_bytes, 128);
+}
+
+static void test_healthy(void **state)
+{
+	struct nd_pcie_link l;
+
+	(void)state;
+	device("lspci-vv-e810xxv-16gt-x8-ok.md", "01:00.0", &l);
+	assert_true(l.cap_gts == 16.0 && l.sta_gts == 16.0);
+	assert_int_equal(l.cap_width, 8);
+	assert_int_equal(l.sta_width, 8);
+	assert_true(l.cap2_max_gts == 16.0);
+	/* Listed twice (short, then -vv): the -vv block is taken. */
+	device("lspci-vv-x550t2-8gt-x4-ok.md", "05:00.0", &l);
+	assert_string_equal(l.name, "Intel Corporation Ethernet Controller 10G X550T");
+	assert_true(l.cap_gts == 8.0 && l.sta_gts == 8.0);
+	assert_int_equal(l.sta_width, 4);
+	/* pciutils < 3.6: "LnkSta: Speed 2.5GT/s, Width x8, TrErr- ..." */
+	device("lspci-vvxxx-myri10g-2.5gt-x8-pciutils-test.txt", "02:00.0", &l);
+	assert_true(l.sta_gts == 2.5);
+	assert_int_equal(l.sta_width, 8);
+	assert_true(l.cap_gts == 2.5);
+}
+
+static void test_nn_ids_and_no_express(void **state)
+{
+	char *t = raw("sos42-lspci_-nnvv-kvm-virtio.txt");
+	struct nd_lspci_block b;
+	struct nd_pcie_link l;
+	size_t pos = 0;
+	unsigned n = 0;
+
+	(void)state;
+	while (nd_lspci_next(t, strlen(t), &pos, &b) == 0)
+		n++;
+	assert_int_equal(n, 10);
+	assert_int_equal(nd_lspci_find(t, strlen(t), "00:03.0", &b), 0);
+	assert_int_equal(nd_parse_lspci_device(b.text, b.len, &l), 0);
+	assert_int_equal(l.vendor_id, 0x1af4);
+	assert_int_equal(l.device_id, 0x1000);
+	assert_string_equal(l.name, "Red Hat, Inc. Virtio network device");
+	assert_false(l.is_pcie);
+	assert_false(l.link_known);
+	assert_int_equal(nd_lspci_find(t, strlen(t), "00:1f.0", &b), -ENOENT);
+	free(t);
+	assert_int_equal(nd_parse_lspci_device("garbage\n", 8, &l), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_connectx4lx_downgraded),
+		cmocka_unit_test(test_connectx7_and_vf),
+		cmocka_unit_test(test_mikrotik_spaces),
+		cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_nn_ids_and_no_express),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
