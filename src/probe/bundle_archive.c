@@ -25,7 +25,7 @@
  * down (sosreport-HOST-DATE/..., scc_HOST_DATE/...). */
 static const char *const wanted_top[] = {
 	"sos_commands", "sos_strings", "sos_reports", "proc", "sys", "etc", "ethtool", "tools",
-	"version.txt", "hostname", "uname", "uptime", "date",
+	"version.txt", "hostname", "uname", "uptime", "date", "ip_route", "lspci",
 };
 
 static bool component_wanted(const char *comp, size_t len)

@@ -123,8 +123,8 @@ static void fill_ethtool(const char *ifname, struct nd_facts *facts)
 			 * ethtool's stderr; either way the file is the source. */
 			ethtool_files[i].parse(text, len, group);
 			free(text);
+			nd_strlcpy(st->source, rel, sizeof(st->source));
 		}
-		nd_strlcpy(st->source, rel, sizeof(st->source));
 	}
 }
 
@@ -146,9 +146,10 @@ static void fill_link(const char *ifname, struct nd_facts *facts)
 		nd_sos_missing(&facts->link.st, name, r, NULL);
 		return;
 	}
-	nd_parse_iplink(text, len, ifname, &facts->link, NULL);
+	r = nd_parse_iplink(text, len, ifname, &facts->link, NULL);
 	free(text);
-	nd_strlcpy(facts->link.st.source, name, sizeof(facts->link.st.source));
+	if (r == 0)
+		nd_strlcpy(facts->link.st.source, name, sizeof(facts->link.st.source));
 }
 
 static void fill_qdisc(const char *ifname, struct nd_facts *facts)
@@ -166,14 +167,34 @@ static void fill_qdisc(const char *ifname, struct nd_facts *facts)
 		free(text);
 		if (facts->link.st.known && !facts->link.qdisc[0])
 			nd_strlcpy(facts->link.qdisc, root_kind, sizeof(facts->link.qdisc));
+		nd_strlcpy(facts->qdisc.st.source, rel, sizeof(facts->qdisc.st.source));
 	}
-	nd_strlcpy(facts->qdisc.st.source, rel, sizeof(facts->qdisc.st.source));
+}
+
+/* The host and kernel when the bundle has no proc/sys/kernel copy. */
+static void fill_host(struct nd_facts *facts)
+{
+	char *text = NULL, release[sizeof(facts->kernel)];
+	size_t len = 0;
+
+	if (!strcmp(facts->hostname, "unknown") &&
+	    nd_sysroot_read_line("/sos_commands/host/hostname", facts->hostname,
+				 sizeof(facts->hostname)) < 0)
+		nd_strlcpy(facts->hostname, "unknown", sizeof(facts->hostname));
+	/* "Linux web1 5.15.0-91-generic #101-Ubuntu SMP ...": the third word. */
+	if (!strcmp(facts->kernel, "unknown") &&
+	    nd_sos_read("sos_commands/kernel/uname_-a", &text, &len) == 0) {
+		if (sscanf(text, "%*s %*s %63s", release) == 1)
+			nd_strlcpy(facts->kernel, release, sizeof(facts->kernel));
+		free(text);
+	}
 }
 
 static void sos_fill_netlink(const char *ifname, struct nd_facts *facts)
 {
 	if (nd_ifname_valid(ifname) < 0)
 		return;
+	fill_host(facts);
 	fill_link(ifname, facts);
 	fill_qdisc(ifname, facts);
 	fill_ethtool(ifname, facts);

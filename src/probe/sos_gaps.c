@@ -87,8 +87,8 @@ static void fill_cpus(struct nd_facts *facts)
 		cpus->n_nodes = parsed->n_nodes;
 		memcpy(cpus->node_cpus, parsed->node_cpus, sizeof(cpus->node_cpus));
 	} else if (!cpus->st.known) {
-		nd_sos_missing(&cpus->st, rel, r == -ENOENT ? r : -EINVAL,
-			       "and no sys/devices/system/cpu/online");
+		nd_status_set_unknown(&cpus->st, "the sosreport has neither "
+				      "sys/devices/system/cpu/online nor a readable '%s'", rel);
 	}
 	free(parsed);
 }
@@ -160,6 +160,9 @@ static void fill_irqbalance(struct nd_facts *facts)
 
 void nd_sos_fill_gaps(const char *ifname, struct nd_facts *facts)
 {
+	if (!facts->tools.iperf3.known)
+		nd_status_set_unknown(&facts->tools.iperf3,
+				      "a sosreport does not record the iperf3 version");
 	fill_queues(ifname, facts);
 	fill_irqs(ifname, facts);
 	fill_sysctls(facts);
