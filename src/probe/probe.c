@@ -127,8 +127,11 @@ static void default_sources(const char *ifname, struct nd_facts *facts, bool liv
 		struct nd_status *st = (struct nd_status *)((char *)facts + table[i].offset);
 		const char *fmt = live ? table[i].live : table[i].tree;
 
+		/* A bundle's files are named as the bundle names them. */
 		if (!st->source[0] && st->known)
 			snprintf(st->source, sizeof(st->source), fmt, ifname);
+		if (nd_probe_record() && st->source[0] == '/')
+			memmove(st->source, st->source + 1, strlen(st->source));
 	}
 }
 
