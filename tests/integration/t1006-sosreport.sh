@@ -2,6 +2,7 @@
 test_description='diagnose --sysroot on a sosreport: tree and tarball agree, interfaces from the bundle, reasons and sources say what was read'
 . ./test-lib.sh
 test_require_cmd python3
+test_require_cmd strace
 
 SOS="$FIXTURES/sos42-kvm-virtio"
 export TMPDIR="$TRASH/tmp"
@@ -81,6 +82,17 @@ test_expect_success 'PCIe downgrade from the config bytes in proc/bus/pci, throu
 	{ "$ND" diagnose eth0 --sysroot "$FIXTURES/sos-82599-proc" --json >proc.json; test $? -eq 2; } &&
 	test "$(nd_severity pcie.link_downgraded <proc.json)" = critical &&
 	test "$(jget proc.json "d[\"sources\"][\"pci\"]")" = proc/bus/pci/01/00.0
+'
+
+test_expect_success 'config bytes behind a link out of the bundle are not read' '
+	cp -a "$FIXTURES/sos-82599-proc" out-link &&
+	mkdir -p outside/01 && cp out-link/proc/bus/pci/01/00.0 outside/01/00.0 &&
+	rm -r out-link/proc/bus/pci/01 && ln -s "$TRASH/outside/01" out-link/proc/bus/pci/01 &&
+	strace -f -qq -e trace=open,openat -o trace.txt \
+		"$ND" diagnose eth0 --sysroot out-link --json >out.json &&
+	! grep -q "outside/01/00.0" trace.txt &&
+	test "$(nd_severity pcie.link_downgraded <out.json)" = unknown &&
+	jget out.json "d[\"unreadable\"][\"pci\"]" | grep -q "0000:01:00.0 not in the sosreport"
 '
 
 test_expect_success 'a sysfs-only snapshot: the wire from sys/class/net, downgrade critical' '
