@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +28,44 @@ static void fill_queues(const char *ifname, struct nd_facts *facts)
 			      "sys/class/net/%s/queues)", ifname);
 }
 
+/* "virtio0" when the netdev hangs below a virtio device, else "". */
+static void virtio_device(const char *ifname, char *buf, size_t size)
+{
+	char link[64], canon[PATH_MAX], comp[NAME_MAX + 1];
+	const char *rest = canon;
+
+	buf[0] = '\0';
+	snprintf(link, sizeof(link), "/sys/class/net/%s", ifname);
+	if (nd_probe_resolve(link, canon, sizeof(canon)) < 0)
+		return;
+	while (nd_path_next_component(&rest, comp, sizeof(comp)) == 1)
+		if (!strncmp(comp, "virtio", 6) && comp[6] >= '0' && comp[6] <= '9' &&
+		    strspn(comp + 6, "0123456789") == strlen(comp + 6))
+			nd_strlcpy(buf, comp, size);
+}
+
+/* Without msi_irqs the interrupts are found by name only: after the
+ * interface's own name (irqs.c tried that), virtio-net's receive queues
+ * are "virtioN-input.M" of the virtio device the sys/class/net link names. */
 static void fill_irqs(const char *ifname, struct nd_facts *facts)
 {
 	struct nd_irqs *irqs = &facts->irqs;
+	char virtio[24], match[32];
 
-	if (!irqs->st.known && strstr(irqs->st.reason, "msi_irqs"))
-		nd_status_set_unknown(&irqs->st,
-				      "no IRQ named after '%s' in proc/interrupts, and a sosreport "
-				      "does not record the function's msi_irqs", ifname);
+	if (irqs->st.known || !strstr(irqs->st.reason, "msi_irqs"))
+		return;
+	virtio_device(ifname, virtio, sizeof(virtio));
+	if (virtio[0]) {
+		/* irqs.c matches action names containing its name argument and
+		 * reads each IRQ's proc/irq/N affinities: the same reader. */
+		snprintf(match, sizeof(match), "%s-input.", virtio);
+		nd_probe_irqs(match, facts);
+		if (irqs->st.known)
+			return;
+	}
+	nd_status_set_unknown(&irqs->st,
+			      "no IRQ named after '%s' in proc/interrupts, and a sosreport "
+			      "does not record the function's msi_irqs", ifname);
 }
 
 /* sysctl -a where proc/sys lacked a key (sos copies both, older ones not). */

@@ -69,6 +69,10 @@ static void test_kvm_virtio(void **state)
 	assert_true(f->sysctl.netdev_max_backlog.known);
 	assert_string_equal(f->sysctl.netdev_max_backlog.text, "1000");
 	assert_string_equal(f->sysctl.tcp_rmem.text, "4096 131072 6291456");
+	/* no msi_irqs in a sosreport: virtio0's receive queue by name */
+	assert_true(f->irqs.st.known);
+	assert_int_equal(f->irqs.count, 1);
+	assert_int_equal(f->irqs.irq[0].irq, 25);
 	assert_true(f->irqs.irqbalance_known);
 	assert_true(f->irqs.irqbalance_running);
 	assert_true(f->softnet.st.known);
