@@ -2,6 +2,7 @@
  * check.c - helpers for check bodies and registry look-up.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,60 @@ const struct nd_check *nd_check_find(const char *id)
 	return NULL;
 }
 
+#define GROUP(g) offsetof(struct nd_facts, g.st)
+
+/* The fact groups each family of checks reads, so that the evidence can
+ * name where they came from without the checks knowing (DESIGN.md,
+ * "Sources").  First matching prefix wins; 0 ends a list. */
+static const struct {
+	const char *prefix;
+	size_t groups[3];
+} check_groups[] = {
+	{ "link.down", { GROUP(link) } },
+	{ "link.", { GROUP(linkmodes) } },
+	{ "pcie.", { GROUP(pci), GROUP(linkmodes) } },
+	{ "mtu.", { GROUP(link), GROUP(linkmodes) } },
+	{ "queues.", { GROUP(channels), GROUP(link) } },
+	{ "rss.", { GROUP(rss), GROUP(channels) } },
+	{ "rps.", { GROUP(queues), GROUP(channels) } },
+	{ "irq", { GROUP(irqs) } },
+	{ "offload.", { GROUP(features) } },
+	{ "coalesce.", { GROUP(coalesce) } },
+	{ "sysctl.backlog", { GROUP(softnet) } },
+	{ "softnet.", { GROUP(softnet) } },
+	{ "nic.", { GROUP(link), GROUP(nicstats) } },
+	{ "ring.", { GROUP(rings), GROUP(nicstats) } },
+	{ "pause.", { GROUP(pause) } },
+	{ "qdisc.", { GROUP(qdisc) } },
+	{ "cpu.", { GROUP(cpus) } },
+};
+
+/* evidence.source: the distinct sources of the groups the check read. */
+static void add_sources(const struct nd_facts *facts, struct nd_finding *f)
+{
+	char text[320] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < ND_ARRAY_SIZE(check_groups); i++) {
+		if (strncmp(f->id, check_groups[i].prefix, strlen(check_groups[i].prefix)))
+			continue;
+		for (size_t g = 0; g < ND_ARRAY_SIZE(check_groups[i].groups); g++) {
+			const struct nd_status *st;
+
+			if (!check_groups[i].groups[g])
+				break;
+			st = (const struct nd_status *)((const char *)facts + check_groups[i].groups[g]);
+			if (!st->source[0] || strstr(text, st->source) || used >= sizeof(text))
+				continue;
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s",
+						 used ? ", " : "", st->source);
+		}
+		break;
+	}
+	if (text[0] && f->evidence && !cJSON_GetObjectItem(f->evidence, "source"))
+		cJSON_AddStringToObject(f->evidence, "source", text);
+}
+
 void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 		  struct nd_finding *f)
 {
@@ -27,6 +82,7 @@ void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 	f->evidence = cJSON_CreateObject();
 	f->verdict = ND_VERDICT_UNTESTED;
 	check->run(facts, f);
+	add_sources(facts, f);
 }
 
 void nd_finding_free(struct nd_finding *f)

@@ -3,6 +3,7 @@
  * and validate the interface, switch to a sysroot.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,24 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
+
+/* A sysroot without the interface: say which it has, so the next try works. */
+static int no_such_iface(const char *ifname)
+{
+	char names[64][ND_IFNAMSIZ], list[512] = "";
+	unsigned count = 0;
+	size_t used = 0;
+
+	nd_probe_list_ifaces(names, ND_ARRAY_SIZE(names), &count);
+	for (unsigned i = 0; i < count && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+					 names[i]);
+	if (count)
+		nd_err("no interface '%s' in %s; it has: %s", ifname, nd_probe_origin_noun(), list);
+	else
+		nd_err("no interface '%s' in %s; it names none", ifname, nd_probe_origin_noun());
+	return ND_EXIT_USAGE;
+}
 
 int nd_resolve_iface(const char **ifname, char *buf, size_t size)
 {
@@ -25,6 +44,8 @@ int nd_resolve_iface(const char **ifname, char *buf, size_t size)
 		nd_err("invalid interface name '%s'", *ifname);
 		return ND_EXIT_USAGE;
 	}
+	if (!nd_sysroot_is_live() && !nd_probe_iface_exists(*ifname))
+		return no_such_iface(*ifname);
 	return 0;
 }
 

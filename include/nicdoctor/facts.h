@@ -30,6 +30,10 @@
 struct nd_status {
 	bool known;
 	char reason[ND_REASON_LEN];	/* set when !known: "no permission", ... */
+	/* Where the group was read, for the evidence: "netlink",
+	 * "ethtool/eth0.json", "/sys/class/net/eth0/speed",
+	 * "sos_commands/networking/ethtool_-l_ens3"; "" not said. */
+	char source[96];
 };
 
 /* The interface's 64-bit counters (rtnetlink), cumulative since it came up. */

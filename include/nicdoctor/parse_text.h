@@ -66,6 +66,12 @@ int nd_parse_iplink_names(const char *text, size_t len, char (*names)[ND_IFNAMSI
 int nd_parse_iplink(const char *text, size_t len, const char *ifname, struct nd_link *out,
 		    bool *ret_stats_known);
 
+/* ---- ip route [show table all] (src/parse/iproute_text.c) ---- */
+
+/* Interface of the lowest-metric default route of the main table into buf
+ * (untouched on failure).  0, -ENOENT when there is none. */
+int nd_parse_ip_route_default(const char *text, size_t len, char *buf, size_t size);
+
 /* ---- tc -s qdisc show [+ class show] (src/parse/tc_text.c) ---- */
 
 /* Root qdisc kind of ifname into ret_root_kind (may be NULL, 16 bytes,

@@ -9,6 +9,7 @@
 #define NICDOCTOR_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "nicdoctor/facts.h"
 
@@ -26,6 +27,39 @@ void nd_facts_free(struct nd_facts *facts);
 /* What the sysroot is (an enum nd_bundle_kind) and how the report's header
  * names it; set once before nd_probe by --sysroot. */
 void nd_probe_set_origin(int bundle_kind, const char *description);
+
+/*
+ * A kind of record the facts can come from besides the live kernel and a
+ * plain sysroot tree (DESIGN.md, "Sources"): one per file, chosen by the
+ * bundle kind nd_bundle_open detected.  fill_netlink replaces the netlink
+ * sources; fill_pci (NULL: libpci on sys/bus/pci) the pci source;
+ * fill_gaps runs after the sysfs/procfs sources and fills or re-words
+ * what they left unknown.  Each leaves what it cannot fill unknown with
+ * its own reason and sets every group's st.source.
+ */
+struct nd_record_source {
+	const char *name;		/* "sosreport" */
+	int bundle_kind;		/* enum nd_bundle_kind */
+	const char *noun;		/* "the sosreport", for messages */
+	void (*fill_netlink)(const char *ifname, struct nd_facts *facts);
+	void (*fill_pci)(const char *ifname, struct nd_facts *facts);
+	void (*fill_gaps)(const char *ifname, struct nd_facts *facts);
+	/* Interfaces the record names, sorted; 0 or negative errno. */
+	int (*list_ifaces)(char (*names)[ND_IFNAMSIZ], unsigned max, unsigned *ret_count);
+	/* Interface of the default route the record holds; 0 or -ENOENT. */
+	int (*default_iface)(char *buf, size_t size);
+};
+
+extern const struct nd_record_source nd_record_sos;
+
+/* The record source of the current sysroot, NULL live or for a plain tree. */
+const struct nd_record_source *nd_probe_record(void);
+
+/* Interfaces of the sysroot (sys/class/net plus what the record names),
+ * sorted, deduplicated; and how messages name the sysroot ("the
+ * sosreport", "the snapshot").  0 or negative errno. */
+int nd_probe_list_ifaces(char (*names)[ND_IFNAMSIZ], unsigned max, unsigned *ret_count);
+const char *nd_probe_origin_noun(void);
 
 /* Whether the interface exists (live: rtnetlink; sysroot: /sys/class/net/IF). */
 bool nd_probe_iface_exists(const char *ifname);
@@ -68,5 +102,8 @@ void nd_counter_window_set(struct nd_counter_window *w, const char *what, const 
 void nd_counter_window_unknown(struct nd_counter_window *w, const char *reason);
 /* In a sysroot: netlink groups from <root>/ethtool/<IF>.json. */
 void nd_probe_snapshot(const char *ifname, struct nd_facts *facts);
+/* Where netlink (or the record) left the link group or the speed unknown:
+ * /sys/class/net/IF/{speed,duplex,mtu,operstate,carrier,tx_queue_len}. */
+void nd_probe_link_sysfs(const char *ifname, struct nd_facts *facts);
 
 #endif

@@ -25,7 +25,7 @@
  * down (sosreport-HOST-DATE/..., scc_HOST_DATE/...). */
 static const char *const wanted_top[] = {
 	"sos_commands", "sos_strings", "sos_reports", "proc", "sys", "etc", "ethtool", "tools",
-	"version.txt", "hostname", "uname", "uptime", "date",
+	"version.txt", "hostname", "uname", "uptime", "date", "ip_route", "lspci",
 };
 
 static bool component_wanted(const char *comp, size_t len)
@@ -195,6 +195,8 @@ static int extract_member(struct extract *x, struct archive_entry *entry)
 		skip_note(x, name, "has too long a name");
 		return 0;
 	}
+	/* Setting the pathname frees the string `name` points into. */
+	name = path + strlen(x->dir) + 1;
 	archive_entry_set_pathname(entry, path);
 	archive_entry_set_perm(entry, type == AE_IFDIR ? 0700 : 0600);
 	r = archive_write_header(x->out, entry);

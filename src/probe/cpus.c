@@ -13,7 +13,7 @@
 #define CPU_ONLINE_PATH "/sys/devices/system/cpu/online"
 #define MAX_NODES (sizeof(((struct nd_cpus *)0)->node_cpus) / sizeof(struct nd_cpuset))
 
-static void probe_governors(struct nd_cpus *cpus)
+void nd_probe_cpu_governors(struct nd_cpus *cpus)
 {
 	cpus->governor_known = false;
 	for (unsigned cpu = 0; cpu < ND_MAX_CPUS; cpu++) {
@@ -76,7 +76,7 @@ void nd_probe_cpus(const char *ifname, struct nd_facts *facts)
 		return;
 	}
 	cpus->n_online = nd_cpuset_count(&cpus->online);
-	probe_governors(cpus);
+	nd_probe_cpu_governors(cpus);
 	probe_nodes(cpus);
 	nd_status_set_known(&cpus->st);
 }

@@ -23,6 +23,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
+#include "pci_access.h"
 #include "sysfs_util.h"
 
 #define CONFIG_HEADER_BYTES 64
@@ -158,13 +159,14 @@ static void fill_link_from_cap(struct pci_dev *d, int cap_pos, struct nd_pcie_li
 			 lnksta & PCI_EXP_LNKSTA_SPEED, link->sta_width);
 }
 
-/* Everything about one function; dir is its canonical sysfs directory. */
-static void fill_function(struct pci_access *pacc, struct pci_dev *d, const char *dir,
+/* Everything about one function; dir is its canonical sysfs directory,
+ * NULL when the bytes come from a record (no current_link_* to fall back on). */
+void nd_pci_fill_function(struct pci_access *pacc, struct pci_dev *d, const char *dir,
 			  struct nd_pcie_link *link)
 {
 	char name[sizeof(link->name)];
 	struct pci_cap *cap;
-	uint8_t probe[4];
+	uint8_t probe[4], exp_regs[PCI_EXP_LNKSTA + 2];
 
 	memset(link, 0, sizeof(*link));
 	snprintf(link->address, sizeof(link->address), "%04x:%02x:%02x.%d",
@@ -176,7 +178,11 @@ static void fill_function(struct pci_access *pacc, struct pci_dev *d, const char
 			    PCI_LOOKUP_NO_NUMBERS, d->vendor_id, d->device_id))
 		nd_strlcpy(link->name, name, sizeof(link->name));
 	if (!pci_read_block(d, CONFIG_HEADER_BYTES, probe, sizeof(probe))) {
-		fill_link_from_sysfs(dir, link, "config space past 64 bytes is closed (not root)");
+		if (dir)
+			fill_link_from_sysfs(dir, link, "config space past 64 bytes is closed (not root)");
+		else
+			nd_strlcpy(link->link_reason, "the recorded config space ends at 64 bytes",
+				   sizeof(link->link_reason));
 		return;
 	}
 	pci_fill_info(d, PCI_FILL_CAPS);
@@ -184,6 +190,14 @@ static void fill_function(struct pci_access *pacc, struct pci_dev *d, const char
 	if (!cap) {
 		nd_strlcpy(link->link_reason, "no PCI Express capability (conventional PCI or virtual device)",
 			   sizeof(link->link_reason));
+		return;
+	}
+	/* A short record (or a hostile one) may end inside the capability:
+	 * libpci would hand back 0xff bytes as if they were registers. */
+	if (!pci_read_block(d, cap->addr, exp_regs, sizeof(exp_regs))) {
+		link->is_pcie = true;
+		snprintf(link->link_reason, sizeof(link->link_reason),
+			 "config space ends inside the PCI Express capability at 0x%x", cap->addr);
 		return;
 	}
 	fill_link_from_cap(d, cap->addr, link);
@@ -218,7 +232,7 @@ static void fill_upstream(struct pci_access *pacc, const char *fn_dir, struct nd
 			break;
 		d = find_dev(pacc, slash + 1);
 		if (d) {
-			fill_function(pacc, d, dir, link);
+			nd_pci_fill_function(pacc, d, dir, link);
 		} else {
 			memset(link, 0, sizeof(*link));
 			nd_strlcpy(link->address, slash + 1, sizeof(link->address));
@@ -244,7 +258,7 @@ static void fill_siblings(struct pci_access *pacc, struct pci_dev *self, const c
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%04x:%02x:%02x.%d", parent,
 			 (unsigned)d->domain & 0xffff, d->bus, d->dev, d->func);
-		fill_function(pacc, d, dir, &pci->siblings[pci->n_siblings++]);
+		nd_pci_fill_function(pacc, d, dir, &pci->siblings[pci->n_siblings++]);
 	}
 }
 
@@ -273,7 +287,7 @@ static void probe_with_pacc(struct pci_access *pacc, const char *fn_dir, struct 
 				      address);
 		return;
 	}
-	fill_function(pacc, self, fn_dir, &pci->dev);
+	nd_pci_fill_function(pacc, self, fn_dir, &pci->dev);
 	pci->numa_node = read_numa_node(self, fn_dir);
 	fill_upstream(pacc, fn_dir, pci);
 	fill_siblings(pacc, self, fn_dir, pci);
@@ -311,12 +325,53 @@ static int pci_tree_confined(char *why, size_t why_size)
 	return r;
 }
 
+int nd_pci_run(int method, const char *param, const char *value,
+	       void (*fn)(struct pci_access *pacc, void *arg), void *arg,
+	       char *why, size_t why_size)
+{
+	struct pci_access *pacc = pci_alloc();
+	jmp_buf jump;
+	int r = 0;
+
+	if (!pacc) {
+		nd_strlcpy(why, "cannot set up libpci", why_size);
+		return -ENOMEM;
+	}
+	pacc->error = pci_error_cb;
+	pacc->warning = pci_quiet_cb;
+	pacc->debug = pci_quiet_cb;
+	pacc->method = method;
+	pci_error_jump = &jump;
+	if (setjmp(jump) == 0) {
+		pci_set_param(pacc, (char *)param, (char *)value);
+		pci_init(pacc);
+		fn(pacc, arg);
+	} else {
+		snprintf(why, why_size, "libpci: %s", pci_error_text);
+		r = -EIO;
+	}
+	pci_error_jump = NULL;
+	pci_cleanup(pacc);
+	return r;
+}
+
+struct sysfs_probe {
+	const char *fn_dir;
+	struct nd_pci *pci;
+};
+
+static void probe_sysfs_cb(struct pci_access *pacc, void *arg)
+{
+	struct sysfs_probe *p = arg;
+
+	probe_with_pacc(pacc, p->fn_dir, p->pci);
+}
+
 void nd_probe_pci(const char *ifname, struct nd_facts *facts)
 {
 	struct nd_pci *pci = &facts->pci;
 	char fn_dir[PATH_MAX], bus_path[PATH_MAX], why[ND_REASON_LEN] = "";
-	struct pci_access *pacc;
-	jmp_buf jump;
+	struct sysfs_probe p = { fn_dir, pci };
 	int r;
 
 	memset(pci, 0, sizeof(*pci));
@@ -345,23 +400,11 @@ void nd_probe_pci(const char *ifname, struct nd_facts *facts)
 		return;
 	}
 	r = nd_sysroot_path(bus_path, sizeof(bus_path), "/sys/bus/pci");
-	pacc = r < 0 ? NULL : pci_alloc();
-	if (!pacc) {
+	if (r < 0) {
 		nd_status_set_unknown(&pci->st, "cannot set up libpci");
 		return;
 	}
-	pacc->error = pci_error_cb;
-	pacc->warning = pci_quiet_cb;
-	pacc->debug = pci_quiet_cb;
-	pacc->method = PCI_ACCESS_SYS_BUS_PCI;
-	pci_error_jump = &jump;
-	if (setjmp(jump) == 0) {
-		pci_set_param(pacc, "sysfs.path", bus_path);
-		pci_init(pacc);
-		probe_with_pacc(pacc, fn_dir, pci);
-	} else {
-		nd_status_set_unknown(&pci->st, "libpci: %s", pci_error_text);
-	}
-	pci_error_jump = NULL;
-	pci_cleanup(pacc);
+	if (nd_pci_run(PCI_ACCESS_SYS_BUS_PCI, "sysfs.path", bus_path, probe_sysfs_cb, &p, why,
+		       sizeof(why)) < 0)
+		nd_status_set_unknown(&pci->st, "%s", why);
 }

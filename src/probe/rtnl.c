@@ -283,7 +283,19 @@ bool nd_probe_iface_exists(const char *ifname)
 		return r == 0;
 	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
-	return nd_sysroot_exists(path);
+	if (nd_sysroot_exists(path))
+		return true;
+	/* A sosreport names interfaces in its command output too. */
+	if (nd_probe_record()) {
+		char names[256][ND_IFNAMSIZ];
+		unsigned count = 0;
+
+		if (nd_probe_list_ifaces(names, ND_ARRAY_SIZE(names), &count) == 0)
+			for (unsigned i = 0; i < count; i++)
+				if (!strcmp(names[i], ifname))
+					return true;
+	}
+	return false;
 }
 
 struct default_route {
@@ -424,6 +436,8 @@ int nd_probe_default_iface(char *buf, size_t size)
 		return -EINVAL;
 	r = nd_sysroot_is_live() ? default_iface_live(name, sizeof(name)) :
 				   default_iface_sysroot(name, sizeof(name));
+	if (r < 0 && nd_probe_record() && nd_probe_record()->default_iface)
+		r = nd_probe_record()->default_iface(name, sizeof(name));
 	if (r < 0)
 		return r;
 	/* ret_* style: buf is left untouched on failure. */

@@ -60,5 +60,10 @@ void nd_probe_snapshot(const char *ifname, struct nd_facts *facts)
 		free(text);
 	}
 	/* The driver link in the tree names the driver when the file did not. */
+	bool drvinfo_from_json = facts->drvinfo.st.known;
+
 	nd_probe_drvinfo(ifname, facts);
+	if (!drvinfo_from_json && facts->drvinfo.st.known)
+		snprintf(facts->drvinfo.st.source, sizeof(facts->drvinfo.st.source),
+			 "/sys/class/net/%s/device/driver", ifname);
 }

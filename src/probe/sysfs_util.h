@@ -56,4 +56,7 @@ void nd_probe_read_reason(char *buf, size_t size, const char *path, int negative
 /* Read a decimal unsigned from a sysfs file.  0 or negative errno. */
 int nd_probe_read_unsigned(const char *path, unsigned long long *ret_value);
 
+/* Each online CPU's cpufreq governor and the scaling driver (cpus.c). */
+void nd_probe_cpu_governors(struct nd_cpus *cpus);
+
 #endif

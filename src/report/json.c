@@ -92,43 +92,61 @@ static cJSON *host_json(const struct nd_facts *facts)
 			facts->cpus.n_online);
 	cJSON_AddBoolToObject(obj, "as_root", facts->as_root);
 	cJSON_AddBoolToObject(obj, "sysroot", facts->sysroot);
+	add_str_or_null(obj, "origin", facts->sysroot && facts->origin[0], facts->origin);
 	return obj;
 }
 
 /* What the probe could not read, group by group, with the reason: a
  * support engineer must see what was not looked at. */
+static const struct {
+	const char *name;
+	size_t offset;
+} fact_groups[] = {
+	{ "link", offsetof(struct nd_facts, link.st) },
+	{ "qdisc", offsetof(struct nd_facts, qdisc.st) },
+	{ "linkmodes", offsetof(struct nd_facts, linkmodes.st) },
+	{ "channels", offsetof(struct nd_facts, channels.st) },
+	{ "features", offsetof(struct nd_facts, features.st) },
+	{ "rings", offsetof(struct nd_facts, rings.st) },
+	{ "coalesce", offsetof(struct nd_facts, coalesce.st) },
+	{ "pause", offsetof(struct nd_facts, pause.st) },
+	{ "rss", offsetof(struct nd_facts, rss.st) },
+	{ "nicstats", offsetof(struct nd_facts, nicstats.st) },
+	{ "drvinfo", offsetof(struct nd_facts, drvinfo.st) },
+	{ "pci", offsetof(struct nd_facts, pci.st) },
+	{ "queues", offsetof(struct nd_facts, queues.st) },
+	{ "irqs", offsetof(struct nd_facts, irqs.st) },
+	{ "softnet", offsetof(struct nd_facts, softnet.st) },
+	{ "cpus", offsetof(struct nd_facts, cpus.st) },
+};
+
 static cJSON *unreadable_json(const struct nd_facts *facts)
 {
-	static const struct {
-		const char *name;
-		size_t offset;
-	} groups[] = {
-		{ "link", offsetof(struct nd_facts, link.st) },
-		{ "qdisc", offsetof(struct nd_facts, qdisc.st) },
-		{ "linkmodes", offsetof(struct nd_facts, linkmodes.st) },
-		{ "channels", offsetof(struct nd_facts, channels.st) },
-		{ "features", offsetof(struct nd_facts, features.st) },
-		{ "rings", offsetof(struct nd_facts, rings.st) },
-		{ "coalesce", offsetof(struct nd_facts, coalesce.st) },
-		{ "pause", offsetof(struct nd_facts, pause.st) },
-		{ "rss", offsetof(struct nd_facts, rss.st) },
-		{ "nicstats", offsetof(struct nd_facts, nicstats.st) },
-		{ "drvinfo", offsetof(struct nd_facts, drvinfo.st) },
-		{ "pci", offsetof(struct nd_facts, pci.st) },
-		{ "queues", offsetof(struct nd_facts, queues.st) },
-		{ "irqs", offsetof(struct nd_facts, irqs.st) },
-		{ "softnet", offsetof(struct nd_facts, softnet.st) },
-		{ "cpus", offsetof(struct nd_facts, cpus.st) },
-	};
 	cJSON *obj = cJSON_CreateObject();
 
-	for (size_t i = 0; obj && i < ND_ARRAY_SIZE(groups); i++) {
+	for (size_t i = 0; obj && i < ND_ARRAY_SIZE(fact_groups); i++) {
 		const struct nd_status *st =
-			(const struct nd_status *)((const char *)facts + groups[i].offset);
+			(const struct nd_status *)((const char *)facts + fact_groups[i].offset);
 
 		if (!st->known)
-			cJSON_AddStringToObject(obj, groups[i].name,
+			cJSON_AddStringToObject(obj, fact_groups[i].name,
 						st->reason[0] ? st->reason : "not read");
+	}
+	return obj;
+}
+
+/* Which file or interface each group was read from (the evidence of an
+ * offline diagnosis: a support engineer can check the reading). */
+static cJSON *sources_json(const struct nd_facts *facts)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	for (size_t i = 0; obj && i < ND_ARRAY_SIZE(fact_groups); i++) {
+		const struct nd_status *st =
+			(const struct nd_status *)((const char *)facts + fact_groups[i].offset);
+
+		if (st->source[0])
+			cJSON_AddStringToObject(obj, fact_groups[i].name, st->source);
 	}
 	return obj;
 }
@@ -243,6 +261,7 @@ cJSON *nd_report_to_json(const struct nd_report *report)
 	cJSON_AddItemToObject(doc, "interface", interface_json(report->facts));
 	cJSON_AddItemToObject(doc, "host", host_json(report->facts));
 	cJSON_AddItemToObject(doc, "unreadable", unreadable_json(report->facts));
+	cJSON_AddItemToObject(doc, "sources", sources_json(report->facts));
 	cJSON_AddItemToObject(doc, "ceilings", ceilings_json(report));
 	findings = cJSON_AddArrayToObject(doc, "findings");
 	for (unsigned i = 0; findings && i < report->n_findings; i++)

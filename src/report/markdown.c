@@ -84,6 +84,7 @@ static void title(FILE *out, const cJSON *doc)
 {
 	const cJSON *iface = cJSON_GetObjectItem(doc, "interface");
 	const cJSON *host = cJSON_GetObjectItem(doc, "host");
+	const char *origin = nd_json_str(host, "origin", "");
 	const cJSON *sum = cJSON_GetObjectItem(doc, "summary");
 	const char *pci = nd_json_str(iface, "pci_address", NULL);
 	char num[32], counts[256];
@@ -100,9 +101,9 @@ static void title(FILE *out, const cJSON *doc)
 	fprintf(out, "MTU %s, %s; kernel %s, ", num, nd_json_str(iface, "operstate", "state unknown"),
 		nd_json_str(host, "kernel", "unknown"));
 	nd_json_text(cJSON_GetObjectItem(host, "cpus_online"), num, sizeof(num));
-	fprintf(out, "%s CPUs online; nicdoctor %s%s\n\n", num,
+	fprintf(out, "%s CPUs online; nicdoctor %s%s%s\n\n", num,
 		nd_json_str(cJSON_GetObjectItem(doc, "tool"), "version", "?"),
-		cJSON_IsTrue(cJSON_GetObjectItem(host, "sysroot")) ? ", from a snapshot" : "");
+		*origin ? ", from " : "", origin);
 }
 
 static void table_row(FILE *out, const cJSON *f)

@@ -151,6 +151,7 @@ static void header(const struct text_out *t, const cJSON *doc)
 {
 	const cJSON *iface = cJSON_GetObjectItem(doc, "interface");
 	const cJSON *host = cJSON_GetObjectItem(doc, "host");
+	const char *origin = nd_json_str(host, "origin", "");
 	const cJSON *speed = cJSON_GetObjectItem(iface, "speed_mbps");
 	const cJSON *mtu = cJSON_GetObjectItem(iface, "mtu");
 	const cJSON *cpus = cJSON_GetObjectItem(host, "cpus_online");
@@ -170,10 +171,10 @@ static void header(const struct text_out *t, const cJSON *doc)
 	wrap(t->out, 0, 4, line, "");
 	if (t->color)
 		fputs(reset, t->out);
-	snprintf(line, sizeof(line), "host %s, kernel %s, %s CPUs online%s",
+	snprintf(line, sizeof(line), "host %s, kernel %s, %s CPUs online%s%s%s",
 		 nd_json_str(host, "name", "unknown"), nd_json_str(host, "kernel", "unknown"),
-		 nd_json_text(cpus, num, sizeof(num)),
-		 cJSON_IsTrue(cJSON_GetObjectItem(host, "sysroot")) ? " (from a snapshot)" : "");
+		 nd_json_text(cpus, num, sizeof(num)), *origin ? " (from " : "", origin,
+		 *origin ? ")" : "");
 	wrap(t->out, 0, 4, line, "");
 }
 

@@ -135,7 +135,7 @@ test_expect_success 'missing directories and files' '
 		root/proc/net root/ethtool && diag &&
 	fresh_root && rm -rf root/sys/devices &&
 	test_expect_code 3 "$ND" diagnose --sysroot root eth0 --json >out.json 2>err.txt &&
-	grep -q "no such interface" err.txt &&
+	grep -q "no interface .eth0. in the snapshot" err.txt &&
 	fresh_root && rm -rf root/proc root/ethtool root/tools && diag
 '
 
