@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -277,9 +278,12 @@ static int validate(const struct nd_engine_params *p, char *err, size_t size)
 		snprintf(err, size, "UDP block size must be 16-65507, not %u", p->len_bytes);
 	else if (!p->udp && p->len_bytes > ND_TCP_LEN_MAX)
 		snprintf(err, size, "TCP block size must be at most 1 MiB");
-	else if (p->duration_sec < 0 || p->duration_sec > 86400 || p->omit_sec < 0 ||
-		 p->omit_sec > 600)
+	else if (!isfinite(p->duration_sec) || p->duration_sec < 0 || p->duration_sec > 86400 ||
+		 p->omit_sec < 0 || p->omit_sec > 600)
 		snprintf(err, size, "duration must be 0-86400 s and omit 0-600 s");
+	else if (!isfinite(p->interval_sec) || p->interval_sec < 0 || p->interval_sec > 60 ||
+		 (p->interval_sec > 0 && p->interval_sec < 0.1))
+		snprintf(err, size, "interval must be 0 or 0.1-60 s");
 	else
 		return 0;
 	return -EINVAL;
