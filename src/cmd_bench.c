@@ -65,13 +65,23 @@ static void usage(FILE *f)
 		"         [--rcv-timeout MS] [--connect-timeout MS] [--sample-if IF]\n");
 }
 
-/* "128K", "1.5M", "2G": 1024-based for sizes, 1000-based for rates. */
+/* Limits shared with the server's checks (params.c) and iperf3's. */
+#define BENCH_TIME_MAX_SEC     86400.0
+#define BENCH_INTERVAL_MIN_SEC 0.1
+#define BENCH_INTERVAL_MAX_SEC 60.0
+#define BENCH_AMOUNT_MAX       4.6e18	/* the server takes up to INT64_MAX / 2 */
+
+/*
+ * "128K", "1.5M", "2G": 1024-based for sizes, 1000-based for rates.  A size
+ * is at least one byte or block; a rate is 0 (unlimited) or at least 1 bit/s,
+ * so "0.5" is refused rather than truncated to a different meaning.
+ */
 static int parse_amount(const char *text, bool rate, uint64_t *ret)
 {
-	char *end;
-	double v = strtod(text, &end), k = rate ? 1000.0 : 1024.0;
+	const char *end;
+	double v, k = rate ? 1000.0 : 1024.0;
 
-	if (end == text || v < 0)
+	if (nd_parse_decimal(text, &v, &end) < 0 || v < 0)
 		return -EINVAL;
 	switch (*end) {
 	case 'k': case 'K': v *= k; end++; break;
@@ -83,9 +93,25 @@ static int parse_amount(const char *text, bool rate, uint64_t *ret)
 	/* iperf3's "-b RATE/BURST": the burst is accepted and ignored. */
 	if (*end != '\0' && !(rate && *end == '/'))
 		return -EINVAL;
-	if (v > 1.8e19)
+	if (v > BENCH_AMOUNT_MAX || (v < 1 && !(rate && v == 0)))
 		return -ERANGE;
 	*ret = (uint64_t)v;
+	return 0;
+}
+
+/* Seconds for -t (1 to 86400: the wire carries whole seconds, and 0.4 would
+ * reach the server as 0) and -i (0, or 0.1 to 60 as in iperf3). */
+static int parse_seconds(const char *text, bool interval, double *ret)
+{
+	const char *end;
+	double v;
+
+	if (nd_parse_decimal(text, &v, &end) < 0 || *end)
+		return -EINVAL;
+	if (interval ? v != 0 && (v < BENCH_INTERVAL_MIN_SEC || v > BENCH_INTERVAL_MAX_SEC) :
+		       v < 1 || v > BENCH_TIME_MAX_SEC)
+		return -ERANGE;
+	*ret = v;
 	return 0;
 }
 
@@ -130,25 +156,16 @@ static int parse_option(int c, const char *arg, struct nd_engine_params *p, bool
 {
 	uint64_t amount;
 	long v;
-	double d;
-	char *end;
 
 	switch (c) {
 	case 'c': p->host = arg; return 0;
 	case 'p': if (parse_int(arg, 1, 65535, &v)) return -EINVAL; p->port = (uint16_t)v; return 0;
 	case 'P': if (parse_int(arg, 1, 128, &v)) return -EINVAL; p->streams = (int)v; return 0;
-	case 't': case 'i':
-		d = strtod(arg, &end);
-		if (end == arg || *end || d < 0 || d > 86400)
-			return -EINVAL;
-		if (c == 't')
-			p->duration_sec = d;
-		else
-			p->interval_sec = d;
-		return 0;
-	case 'n': if (parse_amount(arg, false, &amount) || !amount) return -EINVAL;
+	case 't': return parse_seconds(arg, false, &p->duration_sec);
+	case 'i': return parse_seconds(arg, true, &p->interval_sec);
+	case 'n': if (parse_amount(arg, false, &amount)) return -EINVAL;
 		p->bytes_total = amount; return 0;
-	case 'k': if (parse_amount(arg, false, &amount) || !amount) return -EINVAL;
+	case 'k': if (parse_amount(arg, false, &amount)) return -EINVAL;
 		p->blocks_total = amount; return 0;
 	case 'O': if (parse_int(arg, 0, 600, &v)) return -EINVAL; p->omit_sec = (int)v; return 0;
 	case 'R': p->reverse = true; return 0;
@@ -208,6 +225,21 @@ static const char *option_name(int c)
 	return "?";
 }
 
+/* What a valid value looks like, for the options whose range is not obvious. */
+static const char *option_hint(int c)
+{
+	switch (c) {
+	case 't': return ": seconds, 1 to 86400";
+	case 'i': return ": seconds, 0 (none) or 0.1 to 60";
+	case 'O': return ": whole seconds, 0 to 600";
+	case 'n': return ": bytes, at least 1 (K, M, G, T suffixes)";
+	case 'k': return ": blocks, at least 1 (K, M, G, T suffixes)";
+	case 'b': return ": bits/s, 0 (unlimited) or at least 1 (K, M, G, T suffixes)";
+	case 'P': return ": 1 to 128";
+	default: return "";
+	}
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	struct nd_engine_params p;
@@ -230,8 +262,8 @@ int cmd_bench(int argc, char **argv)
 			return ND_EXIT_USAGE;
 		}
 		if (parse_option(c, optarg, &p, &o.json) < 0) {
-			nd_err("bench: invalid value '%s' for --%s", optarg ? optarg : "",
-			       option_name(c));
+			nd_err("bench: invalid value '%s' for --%s%s", optarg ? optarg : "",
+			       option_name(c), option_hint(c));
 			return ND_EXIT_USAGE;
 		}
 	}

@@ -3,6 +3,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,5 +58,38 @@ int nd_parse_long(const char *text, int base, long lo, long hi, long *ret)
 	if (errno || end == text || *end || v < lo || v > hi)
 		return -EINVAL;
 	*ret = v;
+	return 0;
+}
+
+int nd_parse_decimal(const char *text, double *ret, const char **ret_end)
+{
+	const char *s = text;
+	size_t digits = 0;
+	char *end;
+	double v;
+
+	/* strtod() alone would take "nan", "inf" and hex floats: scan first. */
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; isdigit((unsigned char)*s); s++)
+		digits++;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits++;
+	if (digits == 0)
+		return -EINVAL;
+	if ((*s == 'e' || *s == 'E') &&
+	    (isdigit((unsigned char)s[1]) ||
+	     ((s[1] == '-' || s[1] == '+') && isdigit((unsigned char)s[2])))) {
+		for (s += 2; isdigit((unsigned char)*s); s++)
+			;
+	}
+	errno = 0;
+	v = strtod(text, &end);
+	/* ERANGE: beyond a double, or so small it rounds to 0 (1e-400). */
+	if (end != s || errno == ERANGE || !isfinite(v))
+		return -EINVAL;
+	*ret = v;
+	*ret_end = s;
 	return 0;
 }

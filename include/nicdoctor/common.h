@@ -28,6 +28,11 @@ size_t nd_strlcpy(char *dst, const char *src, size_t size);
  * such as iperf3's "-S 0x10").  0 or -EINVAL. */
 int nd_parse_long(const char *text, int base, long lo, long hi, long *ret);
 
+/* A plain decimal number at the start of text ("3", "-1.5", "2e3"): no hex,
+ * no "nan" or "inf", finite.  *ret_end points past it, where a unit suffix
+ * may follow.  0 or -EINVAL. */
+int nd_parse_decimal(const char *text, double *ret, const char **ret_end);
+
 /* Validate an interface name as the kernel does: 1..15 bytes, no '/',
  * no whitespace, not "." or "..".  0 or -EINVAL. */
 int nd_ifname_valid(const char *name);

@@ -138,6 +138,7 @@ struct nd_interval {
 	struct nd_iv_stream *streams;	/* one per stream */
 	struct nd_engine_cpu_share *cpus;
 	int cpus_count;
+	int ticks;			/* interval ticks merged into this one */
 };
 
 struct nd_test;
@@ -186,13 +187,15 @@ struct nd_test {
 	int streams_count;
 	_Atomic bool stop;		/* senders */
 	_Atomic bool stop_rx;		/* receivers, after draining */
-	_Atomic bool limit_reached;
-	_Atomic uint64_t amount_bytes, amount_blocks;	/* -n/-k progress, client */
+	_Atomic bool limit_reached;	/* client: -n/-k met in one direction */
+	_Atomic bool amount_counting;	/* -n/-k: false until omit ends */
+	_Atomic uint64_t amount_tx_bytes, amount_rx_bytes;	/* -n/-k progress */
 	double t_start, t_omit_end, t_end, t_last_iv, t_stop;
 	bool omit_done;
 	bool keep_intervals;
-	struct nd_interval *intervals;
+	struct nd_interval *intervals;	/* bounded: see keep_interval() */
 	int intervals_count, intervals_cap;
+	int intervals_stride;		/* ticks per kept interval, 1, 2, 4 ... */
 	struct nd_cpu_snap cpu0, cpu_omit, cpu1, cpu_iv;
 	struct nd_if_snap if0, if1;
 	char ifname[16];
@@ -219,6 +222,9 @@ void nd_test_stop_receivers(struct nd_test *t, int drain_ms);
 void nd_test_begin(struct nd_test *t);
 int nd_test_tick(struct nd_test *t, double now);
 void nd_test_finish(struct nd_test *t);
+/* -n/-k: count bytes moved in one direction; true once it reached the count. */
+bool nd_test_amount_add(struct nd_test *t, bool sent, uint64_t bytes);
+uint64_t nd_test_amount_left(struct nd_test *t);
 /* This side's per-CPU busy/softirq shares over the test, as a JSON array. */
 cJSON *nd_test_cpu_shares_json(const struct nd_test *t);
 int nd_test_results_json(const struct nd_test *t, cJSON **ret_obj);

@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -129,17 +130,42 @@ static int ctrl_event(struct nd_test *t)
 	return rc < 0 ? rc : -EPROTO;
 }
 
+/*
+ * -n/-k with UDP datagrams coming in: a server that stopped at the count
+ * and lost the last datagrams on the way leaves the count out of reach.
+ * Once datagrams flowed and then none came for a while (a second, or eight
+ * datagram times at the asked rate when that is longer), the test is over.
+ */
+static bool udp_rx_quiet(struct nd_test *t, double now, uint64_t *last_rx, double *since)
+{
+	uint64_t rx = atomic_load_explicit(&t->amount_rx_bytes, memory_order_relaxed);
+	double quiet = 1.0;
+
+	if (!t->p.udp || (!t->p.reverse && !t->p.bidir))
+		return false;
+	if (t->p.rate_bps > 0 && 8.0 * t->len_bytes * 8 / (double)t->p.rate_bps > quiet)
+		quiet = 8.0 * t->len_bytes * 8 / (double)t->p.rate_bps;
+	if (rx != *last_rx || rx == 0) {
+		*last_rx = rx;
+		*since = now;
+		return false;
+	}
+	return now - *since > quiet;
+}
+
 static int run_loop(struct nd_test *t)
 {
 	bool by_amount = t->p.bytes_total || t->p.blocks_total;
 	double iv = t->p.interval_sec > 0 ? t->p.interval_sec : 1e9;
-	double next_iv = t->t_start + iv;
+	double next_iv = t->t_start + iv, rx_since = t->t_start;
+	uint64_t rx_last = 0;
 
 	for (;;) {
 		double now = nd_now_sec(), wake;
 		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
 
-		if (atomic_load(&t->limit_reached) || (!by_amount && now >= t->t_end))
+		if (atomic_load(&t->limit_reached) || (!by_amount && now >= t->t_end) ||
+		    (by_amount && udp_rx_quiet(t, now, &rx_last, &rx_since)))
 			return 0;
 		wake = by_amount ? now + 0.005 : t->t_end;
 		if (next_iv < wake)
@@ -252,9 +278,12 @@ static int validate(const struct nd_engine_params *p, char *err, size_t size)
 		snprintf(err, size, "UDP block size must be 16-65507, not %u", p->len_bytes);
 	else if (!p->udp && p->len_bytes > ND_TCP_LEN_MAX)
 		snprintf(err, size, "TCP block size must be at most 1 MiB");
-	else if (p->duration_sec < 0 || p->duration_sec > 86400 || p->omit_sec < 0 ||
-		 p->omit_sec > 600)
+	else if (!isfinite(p->duration_sec) || p->duration_sec < 0 || p->duration_sec > 86400 ||
+		 p->omit_sec < 0 || p->omit_sec > 600)
 		snprintf(err, size, "duration must be 0-86400 s and omit 0-600 s");
+	else if (!isfinite(p->interval_sec) || p->interval_sec < 0 || p->interval_sec > 60 ||
+		 (p->interval_sec > 0 && p->interval_sec < 0.1))
+		snprintf(err, size, "interval must be 0 or 0.1-60 s");
 	else
 		return 0;
 	return -EINVAL;

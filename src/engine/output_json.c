@@ -247,6 +247,9 @@ static cJSON *nicdoctor_json(const struct nd_test *t)
 	cJSON_AddNumberToObject(o, "rev_sent_bps", r->rev_sent_bps);
 	cJSON_AddNumberToObject(o, "rev_received_bps", r->rev_received_bps);
 	cJSON_AddNumberToObject(o, "retransmits", (double)r->retransmits);
+	/* Interval ticks per "intervals" entry: above 1 once a long run's
+	 * store filled up and neighbours were merged (test.c keep_interval). */
+	cJSON_AddNumberToObject(o, "interval_ticks", t->intervals_stride);
 	arr = cJSON_AddArrayToObject(o, "cpus");
 	for (int i = 0; i < r->cpus_count; i++) {
 		cJSON *c = cJSON_CreateObject();

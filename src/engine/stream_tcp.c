@@ -30,25 +30,6 @@ static void pin_self(int cpu)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-/* True once the client's -n/-k amount is reached (client side only). */
-static bool amount_done(struct nd_stream *s, uint64_t bytes)
-{
-	struct nd_test *t = s->test;
-	uint64_t len = t->len_bytes ? t->len_bytes : 1;
-	uint64_t total, blocks;
-
-	if (t->is_server || (!t->p.bytes_total && !t->p.blocks_total))
-		return false;
-	total = atomic_fetch_add_explicit(&t->amount_bytes, bytes, memory_order_relaxed) + bytes;
-	blocks = total / len;
-	if ((t->p.bytes_total && total >= t->p.bytes_total) ||
-	    (t->p.blocks_total && blocks >= t->p.blocks_total)) {
-		atomic_store(&t->limit_reached, true);
-		return true;
-	}
-	return false;
-}
-
 /* Sleep while this stream is ahead of its -b rate (iperf3: per stream). */
 static void pace(struct nd_stream *s, double t0, uint64_t sent_bytes)
 {
@@ -132,7 +113,9 @@ static int tcp_send_loop(struct nd_stream *s, const char *buf, size_t len)
 		}
 		atomic_fetch_add_explicit(&s->bytes, (uint64_t)n, memory_order_relaxed);
 		sent += (uint64_t)n;
-		if (amount_done(s, (uint64_t)n))
+		/* -n/-k: a sender stops at the count, in either role (iperf3's
+		 * sender does too); the client then ends the test. */
+		if (nd_test_amount_add(t, true, (uint64_t)n))
 			break;
 		if (t->p.rate_bps)
 			pace(s, t0, sent);
@@ -161,8 +144,9 @@ static int tcp_recv_loop(struct nd_stream *s, char *buf, size_t len)
 		if ((size_t)n > len)
 			n = (ssize_t)len;
 		atomic_fetch_add_explicit(&s->bytes, (uint64_t)n, memory_order_relaxed);
-		if (amount_done(s, (uint64_t)n))
-			break;
+		/* At the count the client ends the test, but this keeps reading:
+		 * a receiver that stopped would leave the sender's socket full. */
+		nd_test_amount_add(t, false, (uint64_t)n);
 	}
 	return 0;
 }

@@ -247,10 +247,14 @@ static int udp_send_loop(struct nd_stream *s)
 	credit_init(s, &credit);
 	while (rc == 0 && !atomic_load_explicit(&t->stop, memory_order_relaxed)) {
 		uint64_t want = tx_allowance(s, t0, sent_dgrams, tx.msgs * tx.segs);
+		uint64_t left = nd_test_amount_left(t);
 		int n;
 
 		if (want == 0)
 			continue;
+		/* A batch ends at the -n/-k count rather than up to 512 KiB past it. */
+		if (left > 0 && left != UINT64_MAX && want > (left + tx.len - 1) / tx.len)
+			want = (left + tx.len - 1) / tx.len;
 		if (credit.on)
 			credit_wait(s, &credit, seq + want);
 		n = tx_batch(s, &tx, &seq, want);
@@ -272,16 +276,15 @@ static int udp_send_loop(struct nd_stream *s)
 		sent_dgrams += (uint64_t)n;
 		atomic_fetch_add_explicit(&s->packets, (uint64_t)n, memory_order_relaxed);
 		atomic_fetch_add_explicit(&s->bytes, (uint64_t)n * tx.len, memory_order_relaxed);
-		if (!t->is_server && (t->p.bytes_total || t->p.blocks_total)) {
-			uint64_t total = atomic_fetch_add(&t->amount_bytes, (uint64_t)n * tx.len) +
-					 (uint64_t)n * tx.len;
-
-			if ((t->p.bytes_total && total >= t->p.bytes_total) ||
-			    (t->p.blocks_total && total / tx.len >= t->p.blocks_total)) {
-				atomic_store(&t->limit_reached, true);
-				break;
-			}
-		}
+		/*
+		 * -n/-k: the client's sender stops at the count and ends the test.
+		 * A server paced by -b keeps its rate until TEST_END, as iperf3's
+		 * does, so a client that lost datagrams still receives the count;
+		 * an unpaced one stops (the client then ends on a quiet stream).
+		 */
+		if (nd_test_amount_add(t, true, (uint64_t)n * tx.len) &&
+		    (!t->is_server || t->p.rate_bps == 0))
+			break;
 	}
 	free(tx.buf);
 	return rc;
@@ -368,6 +371,7 @@ static int udp_recv_loop(struct nd_stream *s)
 	int flags = MSG_WAITFORONE | (t->p.skip_rx_copy ? MSG_TRUNC : 0);
 	int rc = rx_setup(s, &rx);
 	struct udp_credit credit;
+	uint64_t counted_seq = 0;
 
 	credit_init(s, &credit);
 	while (rc == 0 && !atomic_load_explicit(&t->stop_rx, memory_order_relaxed)) {
@@ -394,6 +398,12 @@ static int udp_recv_loop(struct nd_stream *s)
 		for (i = 0; i < n; i++)
 			rx_account(s, &rx, (size_t)i, now);
 		credit_send(s, &credit);
+		/* -n/-k progress by sequence number: what the sender sent so far. */
+		if (s->acct.highest_seq > counted_seq) {
+			nd_test_amount_add(t, false, (s->acct.highest_seq - counted_seq) *
+					   t->len_bytes);
+			counted_seq = s->acct.highest_seq;
+		}
 		atomic_store_explicit(&s->lost, s->acct.lost, memory_order_relaxed);
 		atomic_store_explicit(&s->out_of_order, s->acct.out_of_order, memory_order_relaxed);
 		atomic_store_explicit(&s->jitter_nsec, (uint64_t)(s->acct.jitter_sec * 1e9),

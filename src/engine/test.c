@@ -37,8 +37,11 @@ int nd_test_init(struct nd_test *t, const struct nd_engine_params *p, bool is_se
 	atomic_init(&t->stop, false);
 	atomic_init(&t->stop_rx, false);
 	atomic_init(&t->limit_reached, false);
-	atomic_init(&t->amount_bytes, 0);
-	atomic_init(&t->amount_blocks, 0);
+	/* iperf3 counts -n/-k from the end of omit (its stats reset there). */
+	atomic_init(&t->amount_counting, p->omit_sec <= 0);
+	atomic_init(&t->amount_tx_bytes, 0);
+	atomic_init(&t->amount_rx_bytes, 0);
+	t->intervals_stride = 1;
 	return 0;
 }
 
@@ -70,6 +73,47 @@ bool nd_stream_sends(const struct nd_test *t, int index)
 	bool client_sends = t->p.bidir ? index < t->p.streams : !t->p.reverse;
 
 	return t->is_server ? !client_sends : client_sends;
+}
+
+/*
+ * -n/-k are per direction, as in iperf3: the test ends when the client has
+ * sent or received the count.  Blocks are the count's bytes over the block
+ * length (a UDP receiver adds datagrams by sequence number, so one lost on
+ * the way still counts as sent).  Only the client ends the test; a sender
+ * in either role uses the answer to stop sending.
+ */
+bool nd_test_amount_add(struct nd_test *t, bool sent, uint64_t bytes)
+{
+	const struct nd_engine_params *p = &t->p;
+	_Atomic uint64_t *counter = sent ? &t->amount_tx_bytes : &t->amount_rx_bytes;
+	uint64_t len = t->len_bytes ? t->len_bytes : 1, total;
+	bool reached;
+
+	if ((!p->bytes_total && !p->blocks_total) ||
+	    !atomic_load_explicit(&t->amount_counting, memory_order_relaxed))
+		return false;
+	total = atomic_fetch_add_explicit(counter, bytes, memory_order_relaxed) + bytes;
+	reached = (p->bytes_total && total >= p->bytes_total) ||
+		  (p->blocks_total && total / len >= p->blocks_total);
+	if (reached && !t->is_server)
+		atomic_store(&t->limit_reached, true);
+	return reached;
+}
+
+/* Bytes this side may still send before the -n/-k count; UINT64_MAX if none. */
+uint64_t nd_test_amount_left(struct nd_test *t)
+{
+	const struct nd_engine_params *p = &t->p;
+	uint64_t len = t->len_bytes ? t->len_bytes : 1, want, done;
+
+	if ((!p->bytes_total && !p->blocks_total) ||
+	    !atomic_load_explicit(&t->amount_counting, memory_order_relaxed))
+		return UINT64_MAX;
+	want = p->bytes_total ? p->bytes_total : UINT64_MAX;
+	if (p->blocks_total && p->blocks_total < UINT64_MAX / len && p->blocks_total * len < want)
+		want = p->blocks_total * len;
+	done = atomic_load_explicit(&t->amount_tx_bytes, memory_order_relaxed);
+	return done < want ? want - done : 0;
 }
 
 void nd_stream_configure(struct nd_test *t, int fd)
@@ -286,19 +330,110 @@ static void sample_stream(struct nd_stream *s, struct nd_iv_stream *out)
 	}
 }
 
+static void free_interval(struct nd_interval *iv)
+{
+	free(iv->streams);
+	free(iv->cpus);
+	iv->streams = NULL;
+	iv->cpus = NULL;
+}
+
+/* Fold b, which follows a, into a: counts add up, gauges take b's reading. */
+static void merge_interval(const struct nd_test *t, struct nd_interval *a,
+			   const struct nd_interval *b)
+{
+	double wa = a->end_sec - a->start_sec, wb = b->end_sec - b->start_sec;
+
+	for (int i = 0; i < t->streams_count; i++) {
+		struct nd_iv_stream *x = &a->streams[i];
+		const struct nd_iv_stream *y = &b->streams[i];
+
+		x->bytes += y->bytes;
+		x->packets += y->packets;
+		x->lost += y->lost;
+		x->out_of_order += y->out_of_order;
+		if (y->retransmits >= 0)
+			x->retransmits = (x->retransmits > 0 ? x->retransmits : 0) + y->retransmits;
+		x->jitter_sec = y->jitter_sec;
+		x->snd_cwnd = y->snd_cwnd;
+		x->rtt_usec = y->rtt_usec;
+		x->rttvar_usec = y->rttvar_usec;
+		x->pmtu = y->pmtu;
+	}
+	for (int i = 0; i < a->cpus_count && i < b->cpus_count && wa + wb > 0; i++) {
+		struct nd_engine_cpu_share *x = &a->cpus[i];
+		const struct nd_engine_cpu_share *y = &b->cpus[i];
+
+		x->busy_pct = (x->busy_pct * wa + y->busy_pct * wb) / (wa + wb);
+		x->softirq_pct = (x->softirq_pct * wa + y->softirq_pct * wb) / (wa + wb);
+	}
+	a->end_sec = b->end_sec;
+	a->ticks += b->ticks;
+}
+
+/* Halve the store: each pair of neighbours (same omitted state) becomes one. */
+static void compact_intervals(struct nd_test *t)
+{
+	int in = 0, out = 0;
+
+	while (in < t->intervals_count) {
+		struct nd_interval *a = &t->intervals[in], *b = a + 1;
+
+		if (in + 1 < t->intervals_count && a->omitted == b->omitted) {
+			merge_interval(t, a, b);
+			free_interval(b);
+			t->intervals[out++] = *a;
+			in += 2;
+		} else {
+			t->intervals[out++] = t->intervals[in++];
+		}
+	}
+	t->intervals_count = out;
+	t->intervals_stride *= 2;
+}
+
+/*
+ * The -J store is bounded: at most ND_IV_STORE_RECORDS per-stream records
+ * (each interval costs one per stream plus its sum).  When it is full,
+ * neighbours are merged in pairs and later ticks are folded in at the new
+ * stride, so a long run keeps covering the whole test at 2, 4, ... times -i
+ * instead of growing without end (-t 86400 -i 0.1 would be 864000 ticks).
+ */
+#define ND_IV_STORE_RECORDS 32768
+
 static void keep_interval(struct nd_test *t, struct nd_interval *iv)
 {
+	int max = ND_IV_STORE_RECORDS / (t->streams_count + 1);
+	struct nd_interval *last = t->intervals_count ?
+				   &t->intervals[t->intervals_count - 1] : NULL;
+
+	iv->ticks = 1;
+	if (last && last->ticks < t->intervals_stride && last->omitted == iv->omitted) {
+		merge_interval(t, last, iv);
+		free_interval(iv);
+		return;
+	}
+	if (max < 16)
+		max = 16;
+	if (t->intervals_count >= max)
+		compact_intervals(t);
 	if (t->intervals_count == t->intervals_cap) {
 		int cap = t->intervals_cap ? 2 * t->intervals_cap : 16;
 		struct nd_interval *n = realloc(t->intervals, (size_t)cap * sizeof(*n));
 
-		if (!n || cap > 1000000) {
-			free(iv->streams);
-			free(iv->cpus);
+		if (!n) {
+			free_interval(iv);
 			return;
 		}
 		t->intervals = n;
 		t->intervals_cap = cap;
+	}
+	/* Only the CPUs this host has, not the ND_ENGINE_MAX_CPUS allocated. */
+	if (iv->cpus_count > 0) {
+		struct nd_engine_cpu_share *c = realloc(iv->cpus, (size_t)iv->cpus_count *
+							sizeof(*c));
+		if (c)
+			iv->cpus = c;
 	}
 	t->intervals[t->intervals_count++] = *iv;
 }
@@ -359,6 +494,7 @@ int nd_test_tick(struct nd_test *t, double now)
 			s->omit_retrans = s->iv_retrans;
 		}
 		t->omit_done = true;
+		atomic_store(&t->amount_counting, true);
 		t->t_omit_end = now;
 		t->cpu_omit = t->cpu_iv;
 		nd_sample_iface(t->ifname, &t->if0);

@@ -51,6 +51,16 @@ test_expect_success 'collect: missing output directory flag' '
 	expect_usage_error collect lo
 '
 
+# bench: nothing is connected for a value that cannot be meant, so these
+# fail before "Connecting to host" (a port nobody listens on proves it).
+for args in "-t nan" "-t inf" "-t 0.5" "-t 1e-9" "-b nan" "-b 0.5" "-n 0.5" "-n 0x10" \
+	"-k nan" "-k 1e-300" "-i 0.0001" "-i 1e-300" "-i 61" "-i nan" "-O nan" "-O -1" "-O 1.5"; do
+	test_expect_success "bench $args is a usage error" "
+		expect_usage_error bench -c 127.0.0.1 -p 5328 $args &&
+		grep -q \"invalid value\" err
+	"
+done
+
 test_expect_success 'checks lists the foundation IDs' '
 	"$ND" checks >out &&
 	for id in pcie.link_downgraded queues.single rps.off_single_queue irq.concentrated; do

@@ -77,6 +77,61 @@ for flags in "" "-P 4" "-R" "--bidir -t 3" "-u -b 100M" "-u -R -b 100M" "--bidir
 	test_expect_success "iperf3 3.12 client, our server: '${flags:-TCP -P 1}'" "their_client '$flags'"
 done
 
+# amount_ok JSON COUNT KIND SLACK: -n/-k ended the test.  The direction that
+# ended it sent at least COUNT bytes (KIND bytes) or blocks of blksize (KIND
+# blocks); no direction sent more than COUNT plus SLACK bytes.
+amount_ok() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+count, kind, slack = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+e, ts = d["end"], d["start"]["test_start"]
+want = count * (ts["blksize"] if kind == "blocks" else 1)
+sent = [e[k]["bytes"] for k in ("sum_sent", "sum_sent_bidir_reverse") if k in e]
+print("sent", sent, "want", int(want), "at most", int(want + slack))
+assert max(sent) >= want and max(sent) <= want + slack
+PY
+}
+
+# $1: flags, then amount_ok's COUNT KIND SLACK.  timeout 20: a UDP -R test
+# by count never ended in old builds.
+our_client_amount() {
+	iperf3 -s -p $PORT -1 >iperf3-server.out 2>&1 &
+	srv=$!
+	test_when_finished "kill $srv 2>/dev/null"
+	sleep 0.3
+	case "$1" in *-R*) stock=;; *) stock=forward;; esac
+	timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -J $1 >client.json &&
+	wait $srv && totals_agree client.json "$stock" && amount_ok client.json $2 $3 $4
+}
+
+their_client_amount() {
+	timeout 30 "$ND" serve -p $PORT -1 -q &
+	srv=$!
+	test_when_finished "kill $srv 2>/dev/null"
+	sleep 0.3
+	case "$1" in *-R*) stock=forward;; *--bidir*) stock=reverse;; *) stock=;; esac
+	timeout 20 iperf3 -c 127.0.0.1 -p $PORT -J $1 >client.json &&
+	wait $srv && totals_agree client.json "$stock" && amount_ok client.json $2 $3 $4
+}
+
+# Slack: where the sender stops at the count, a block per stream (TCP
+# 128 KiB, UDP one datagram of up to 64 KiB); where a -b 1G paced sender
+# runs on until TEST_END lands (iperf3 does; serve does for UDP), 0.25 s of
+# its rate.  A stock 3.12 client counts a -k block per read, so it may end
+# short of the count; its -k run is checked against the server sending at
+# most the count.
+PACED=31250000
+for c in "-n 5M -R|5242880 bytes 131072" "-n 100M --bidir|104857600 bytes 131072" \
+	"-n 5M -u -b1G|5242880 bytes 65536" "-n 5M -u -b1G -R|5242880 bytes $PACED" \
+	"-k 1K -u -b1G -R|1024 blocks $PACED"; do
+	flags=${c%%|*} check=${c#*|}
+	test_expect_success "our client, iperf3 3.12 server: '$flags' ends at the count" \
+		"our_client_amount '$flags' $check"
+	test_expect_success "iperf3 3.12 client, our server: '$flags' ends at the count" \
+		"their_client_amount '$flags' $check"
+done
+
 test_expect_success 'text output against iperf3 has sender and receiver summary lines' '
 	iperf3 -s -p $PORT -1 >/dev/null 2>&1 &
 	srv=$!

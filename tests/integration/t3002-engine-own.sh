@@ -69,6 +69,56 @@ assert 2000 * 65536 <= k < 2000 * 65536 * 1.5
 "
 '
 
+# amount_ok JSON COUNT KIND SLACK: -n/-k ended the test.  The direction that
+# ended it sent at least COUNT bytes (KIND bytes) or blocks of blksize (KIND
+# blocks); no direction sent more than COUNT plus SLACK bytes (a block per
+# stream where the sender stops at the count, what a -b paced UDP server
+# sends while TEST_END crosses).
+amount_ok() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+count, kind, slack = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+e, ts = d["end"], d["start"]["test_start"]
+want = count * (ts["blksize"] if kind == "blocks" else 1)
+sent = [e[k]["bytes"] for k in ("sum_sent", "sum_sent_bidir_reverse") if k in e]
+print("sent", sent, "want", int(want), "at most", int(want + slack))
+assert max(sent) >= want and max(sent) <= want + slack
+PY
+}
+
+# $1: flags, $2 $3: amount_ok's COUNT KIND, $4 SLACK.  timeout 20: old
+# builds never ended a UDP -R test by count.
+run_amount() {
+	serve_bg -1 &&
+	timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -J $1 >amount.json &&
+	wait $srv && json_ok amount.json && amount_ok amount.json $2 $3 $4
+}
+
+# 1 Gbit/s for 0.25 s: what a paced server may add before TEST_END lands.
+PACED=31250000
+test_expect_success '-n 5M -R: serve sends 5 MB, not twice that' '
+	run_amount "-n 5M -R" 5242880 bytes 131072
+'
+test_expect_success "--bidir -P 2 -n 100M: per direction" '
+	run_amount "-n 100M -P 2 --bidir" 104857600 bytes 262144
+'
+test_expect_success '-k 40 -R: by blocks, serve stops at the count' '
+	run_amount "-k 40 -R" 40 blocks 131072
+'
+test_expect_success '-n 5M -u -b1G -R ends' '
+	run_amount "-n 5M -u -b1G -R" 5242880 bytes $PACED
+'
+test_expect_success '-k 1K -u -b1G -R ends' '
+	run_amount "-k 1K -u -b1G -R" 1024 blocks $PACED
+'
+test_expect_success '-n 5M -u -b1G forward ends at the count' '
+	run_amount "-n 5M -u -b1G" 5242880 bytes 65536
+'
+test_expect_success '-n 50M -u -b 0 -R: an unpaced server stops at the count' '
+	run_amount "-n 50M -u -b 0 -R" 52428800 bytes 1048576
+'
+
 test_expect_success 'a second client is told the server is busy (exit 4)' '
 	serve_bg -1 &&
 	{ timeout 30 "$ND" bench -c 127.0.0.1 -p $PORT -t 3 >first.out & first=$!; } &&
