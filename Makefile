@@ -11,7 +11,7 @@ BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san$(if $(findstring clang,$(CC
 
 # Debian packages the build and the tests need (`make deps` installs the missing ones).
 DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev libarchive-dev pkg-config
-DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils valgrind python3 strace procps \
+DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils valgrind python3 strace procps libssl-dev \
 	     clang-14 libclang-rt-14-dev
 
 CFLAGS   ?= -O2 -g
@@ -86,10 +86,20 @@ run: deps
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
+# iperf3 3.21, the newest release, built from ../shared/peers/ (with its
+# authentication: libssl-dev is a test dependency) as a peer for the interop
+# tests; without ../shared the tests that need it skip.
+IPERF3_NEW := $(CURDIR)/build-peers/iperf-3.21/bin/iperf3
+peers:
+	@if [ -f ../shared/peers/build-iperf3.sh ]; then \
+		sh ../shared/peers/build-iperf3.sh build-peers/iperf-3.21 >/dev/null; \
+	else echo "no ../shared/peers: the tests against iperf3 3.21 skip"; fi
+
 integration: $(BUILD)/nicdoctor
-	@ND=$(CURDIR)/$(BUILD)/nicdoctor sh tests/run-integration.sh
+	@ND=$(CURDIR)/$(BUILD)/nicdoctor IPERF3_NEW=$(IPERF3_NEW) sh tests/run-integration.sh
 
 check: deps
+	$(MAKE) peers
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) integration
@@ -107,6 +117,6 @@ install: nicdoctor
 	install -m 0644 man/nicdoctor.8 $(DESTDIR)$(PREFIX)/share/man/man8/nicdoctor.8
 
 clean:
-	rm -rf build build-san build-fuzz nicdoctor
+	rm -rf build build-san build-san-clang build-fuzz nicdoctor
 
-.PHONY: all deps run unit integration check fuzz fuzz-build install clean
+.PHONY: all deps peers run unit integration check fuzz fuzz-build install clean
