@@ -77,22 +77,6 @@ for flags in "" "-P 4" "-R" "--bidir -t 3" "-u -b 100M" "-u -R -b 100M" "--bidir
 	test_expect_success "iperf3 3.12 client, our server: '${flags:-TCP -P 1}'" "their_client '$flags'"
 done
 
-# amount_ok JSON COUNT KIND SLACK: -n/-k ended the test.  The direction that
-# ended it sent at least COUNT bytes (KIND bytes) or blocks of blksize (KIND
-# blocks); no direction sent more than COUNT plus SLACK bytes.
-amount_ok() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-count, kind, slack = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
-e, ts = d["end"], d["start"]["test_start"]
-want = count * (ts["blksize"] if kind == "blocks" else 1)
-sent = [e[k]["bytes"] for k in ("sum_sent", "sum_sent_bidir_reverse") if k in e]
-print("sent", sent, "want", int(want), "at most", int(want + slack))
-assert max(sent) >= want and max(sent) <= want + slack
-PY
-}
-
 # $1: flags, then amount_ok's COUNT KIND SLACK.  timeout 20: a UDP -R test
 # by count never ended in old builds.
 our_client_amount() {
@@ -102,7 +86,7 @@ our_client_amount() {
 	sleep 0.3
 	case "$1" in *-R*) stock=;; *) stock=forward;; esac
 	timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -J $1 >client.json &&
-	wait $srv && totals_agree client.json "$stock" && amount_ok client.json $2 $3 $4
+	wait $srv && totals_agree client.json "$stock" && nd_amount_ok client.json $2 $3 $4
 }
 
 their_client_amount() {
@@ -112,7 +96,7 @@ their_client_amount() {
 	sleep 0.3
 	case "$1" in *-R*) stock=forward;; *--bidir*) stock=reverse;; *) stock=;; esac
 	timeout 20 iperf3 -c 127.0.0.1 -p $PORT -J $1 >client.json &&
-	wait $srv && totals_agree client.json "$stock" && amount_ok client.json $2 $3 $4
+	wait $srv && totals_agree client.json "$stock" && nd_amount_ok client.json $2 $3 $4
 }
 
 # Slack: where the sender stops at the count, a block per stream (TCP

@@ -14,12 +14,13 @@ serve_bg() {
 	sleep 0.3
 }
 
-# Sent and received totals in our -J report agree within 1% (TCP) and the
-# run moved data in every direction it should.
+# Sent and received totals in our -J report agree within 1% (TCP; $2 to
+# change it) and the run moved data in every direction it should.
 json_ok() {
-	python3 - "$1" <<'PY'
+	python3 - "$1" "${2:-0.01}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+tolerance = float(sys.argv[2])
 e = d["end"]
 udp = d["start"]["test_start"]["protocol"] == "UDP"
 for s, r in [("sum_sent", "sum_received"), ("sum_sent_bidir_reverse", "sum_received_bidir_reverse")]:
@@ -27,16 +28,20 @@ for s, r in [("sum_sent", "sum_received"), ("sum_sent_bidir_reverse", "sum_recei
         continue
     a, b = e[s]["bytes"], e[r]["bytes"]
     print(s, a, r, b)
-    if a <= 0 or b <= 0 or (not udp and abs(a - b) > 0.01 * max(a, b)):
+    if a <= 0 or b <= 0 or (not udp and abs(a - b) > tolerance * max(a, b)):
         sys.exit(1)
 assert "nicdoctor" in d and len(d["nicdoctor"]["cpus"]) > 0
 PY
 }
 
+# With -O each end ends its omitted second on its own clock, so the two
+# totals of a 1 s run differ by what moves in the skew between the clocks
+# (1-3% on a loaded 2-core machine): 5% there.
 run_flags() {
+	case "$1" in *-O*) tolerance=0.05;; *) tolerance=0.01;; esac
 	serve_bg -1 &&
 	timeout 30 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -J $1 >out.json &&
-	wait $srv && json_ok out.json
+	wait $srv && json_ok out.json $tolerance
 }
 
 for flags in "-P 3" "-R" "--bidir -P 2" "-u -b 50M" "-u -R -b 50M" "-u -b 0 -l 1472" \
@@ -69,30 +74,12 @@ assert 2000 * 65536 <= k < 2000 * 65536 * 1.5
 "
 '
 
-# amount_ok JSON COUNT KIND SLACK: -n/-k ended the test.  The direction that
-# ended it sent at least COUNT bytes (KIND bytes) or blocks of blksize (KIND
-# blocks); no direction sent more than COUNT plus SLACK bytes (a block per
-# stream where the sender stops at the count, what a -b paced UDP server
-# sends while TEST_END crosses).
-amount_ok() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-count, kind, slack = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
-e, ts = d["end"], d["start"]["test_start"]
-want = count * (ts["blksize"] if kind == "blocks" else 1)
-sent = [e[k]["bytes"] for k in ("sum_sent", "sum_sent_bidir_reverse") if k in e]
-print("sent", sent, "want", int(want), "at most", int(want + slack))
-assert max(sent) >= want and max(sent) <= want + slack
-PY
-}
-
 # $1: flags, $2 $3: amount_ok's COUNT KIND, $4 SLACK.  timeout 20: old
 # builds never ended a UDP -R test by count.
 run_amount() {
 	serve_bg -1 &&
 	timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -J $1 >amount.json &&
-	wait $srv && json_ok amount.json && amount_ok amount.json $2 $3 $4
+	wait $srv && json_ok amount.json && nd_amount_ok amount.json $2 $3 $4
 }
 
 # 1 Gbit/s for 0.25 s: what a paced server may add before TEST_END lands.

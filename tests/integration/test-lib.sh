@@ -121,3 +121,21 @@ for f in json.load(sys.stdin)["findings"]:
 nd_severity() {
 	nd_findings | awk -v id="$1" '$1 == id { print $2 }'
 }
+
+# nd_amount_ok JSON COUNT KIND SLACK: -n/-k ended the test of a bench -J
+# report.  The direction that ended it sent at least COUNT bytes (KIND
+# bytes) or blocks of blksize (KIND blocks); no direction sent more than
+# COUNT plus SLACK bytes (a block per stream where the sender stops at the
+# count, what a -b paced UDP server sends while TEST_END crosses).
+nd_amount_ok() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+count, kind, slack = float(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+e, ts = d["end"], d["start"]["test_start"]
+want = count * (ts["blksize"] if kind == "blocks" else 1)
+sent = [e[k]["bytes"] for k in ("sum_sent", "sum_sent_bidir_reverse") if k in e]
+print("sent", sent, "want", int(want), "at most", int(want + slack))
+assert max(sent) >= want and max(sent) <= want + slack
+PY
+}
