@@ -8,7 +8,7 @@ ARCH=$(dpkg --print-architecture 2>/dev/null)
 DEB=$SRC_DIR/build-deb/nicdoctor_${V}_$ARCH.deb
 
 test_expect_success 'make deb builds nicdoctor_VERSION_ARCH.deb in build-deb/' '
-	make -s -C "$SRC_DIR" deb >build.out 2>&1 || { tail -n 30 build.out; exit 1; }
+	{ make -s -C "$SRC_DIR" deb >build.out 2>&1 || { tail -n 30 build.out; false; }; } &&
 	test -f "$DEB"
 '
 
@@ -33,10 +33,10 @@ test_expect_success 'control: version, the libraries from shlibs, the defaults f
 	test "$(dpkg-deb -f "$DEB" Package)" = nicdoctor &&
 	test "$(dpkg-deb -f "$DEB" Version)" = "$V" &&
 	dpkg-deb -f "$DEB" Depends | tr "," "\n" | sed "s/^ *//; s/ .*//" | sort >depends &&
-	for lib in libarchive13 libc6 libcjson1 libnl-3-200 libnl-genl-3-200 \
+	( for lib in libarchive13 libc6 libcjson1 libnl-3-200 libnl-genl-3-200 \
 		libnl-route-3-200 libpci3; do
 		grep -qx "$lib" depends || { echo "no $lib in Depends"; cat depends; exit 1; }
-	done &&
+	done ) &&
 	dpkg-deb -e "$DEB" ctrl &&
 	echo /etc/default/nicdoctor >expect &&
 	test_cmp expect ctrl/conffiles
@@ -57,8 +57,10 @@ test_expect_success 'lintian: no errors' '
 '
 
 test_expect_success 'apt can install it here (its dependencies resolve on this release)' '
-	apt-get -s install "$DEB" >apt.out 2>&1 || { cat apt.out; exit 1; }
-	grep -q "^Inst nicdoctor " apt.out || { cat apt.out; exit 1; }
+	apt-get -s install "$DEB" >apt.out 2>&1
+	rc=$?
+	cat apt.out
+	[ $rc -eq 0 ] && grep -q "^Inst nicdoctor " apt.out
 '
 
 # The real install happens in a throwaway root: a private mount namespace
