@@ -142,7 +142,7 @@ deb:
 	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
 		{ echo "debian/changelog says $$v, ND_VERSION is $(VERSION)" >&2; exit 1; }
 	rm -rf build-deb && mkdir -p build-deb/src
-	tar -cf - --exclude=./.git --exclude='./build*' --exclude=./nicdoctor \
+	tar -cf - --exclude=./.git --exclude='./build*' --exclude=./tests/fuzz/out --exclude=./nicdoctor \
 		--exclude=./nicdoctor.tmp . | tar -xf - -C build-deb/src
 	cd build-deb/src && dpkg-buildpackage -b --no-sign -J$(or $(DEB_JOBS),2)
 	@ls build-deb/*.deb
