@@ -98,6 +98,29 @@ if command -v systemd-analyze >/dev/null; then
 	'
 fi
 
+# The unit's own command line, with the default file's (empty) arguments
+# plus -1, run as an unprivileged user as DynamicUser= does, in a private
+# network namespace on the default port: a stock iperf3 client gets a test.
+if [ "$(id -u)" = 0 ] && command -v iperf3 >/dev/null && command -v setpriv >/dev/null; then
+	NS=nd-t9001-$$
+	test_expect_success 'the serve unit'"'"'s command, unprivileged, answers a stock iperf3 client' '
+		nd_netns_add "$NS" &&
+		ip -n "$NS" link set lo up &&
+		cmd=$(sed -n "s/^ExecStart=//p" "$D$unitdir/nicdoctor-serve.service") &&
+		. "$D/etc/default/nicdoctor" &&
+		eval "set -- $cmd \$NICDOCTOR_SERVE_ARGS -1" && shift &&
+		test "$*" = "serve -1" &&
+		ip netns exec "$NS" setpriv --reuid=65534 --regid=65534 --clear-groups \
+			timeout 30 "$ND" "$@" >serve.out 2>&1 &
+		srv=$!
+		test_when_finished "kill $srv 2>/dev/null"
+		sleep 0.5 &&
+		ip netns exec "$NS" timeout 30 iperf3 -c 127.0.0.1 -t 1 -J >client.json &&
+		wait $srv &&
+		python3 -c "import json,sys; d=json.load(sys.stdin); assert d[\"end\"][\"sum_received\"][\"bytes\"] > 0" <client.json
+	'
+fi
+
 test_expect_success 'man finds the page in the installed tree' '
 	echo "$D/usr/share/man/man8/nicdoctor.8" >expect &&
 	MANPATH="$D/usr/share/man" man -w nicdoctor >actual &&
