@@ -119,12 +119,12 @@ test_expect_success '--format, --color=WHEN and --colour=WHEN values' '
 	complete diagnose --color = al >actual && test_cmp expect actual
 '
 
-test_expect_success 'files after --sysroot and --config, directories after collect -o' '
-	mkdir snapdir && : >snap.tgz &&
-	printf "%s\n" snap.tgz snapdir >expect &&
+test_expect_success 'files after --sysroot and --config, directories after collect -o, names with spaces whole' '
+	mkdir snapdir "snap dir" && : >snap.tgz &&
+	printf "%s\n" "snap dir" snap.tgz snapdir >expect &&
 	complete diagnose --sysroot sn >actual && test_cmp expect actual &&
 	complete serve --config sn >actual && test_cmp expect actual &&
-	echo snapdir >expect &&
+	printf "%s\n" "snap dir" snapdir >expect &&
 	complete collect eth0 -o sn >actual && test_cmp expect actual &&
 	complete collect eth0 --output sn >actual && test_cmp expect actual
 '
