@@ -25,7 +25,7 @@ BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san$(if $(findstring clang,$(CC
 DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev libarchive-dev pkg-config
 DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils valgrind python3 strace procps \
 	     clang-14 libclang-rt-14-dev \
-	     debhelper dpkg-dev fakeroot lintian bash-completion systemd python3-prometheus-client
+	     debhelper dpkg-dev lintian bash-completion systemd man-db python3-prometheus-client
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -pthread

@@ -121,6 +121,7 @@ if [ "$(id -u)" = 0 ] && command -v iperf3 >/dev/null && command -v setpriv >/de
 	'
 fi
 
+command -v man >/dev/null &&
 test_expect_success 'man finds the page in the installed tree' '
 	echo "$D/usr/share/man/man8/nicdoctor.8" >expect &&
 	MANPATH="$D/usr/share/man" man -w nicdoctor >actual &&
