@@ -5,6 +5,18 @@
 CC       ?= cc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+# ND_VERSION in common.h is the one version; debian/changelog follows it (t9003).
+VERSION  := $(shell sed -n 's/^\#define ND_VERSION "\(.*\)"/\1/p' include/nicdoctor/common.h)
+SBINDIR  ?= $(PREFIX)/sbin
+MANDIR   ?= $(PREFIX)/share/man
+LIBEXECDIR ?= $(PREFIX)/libexec/nicdoctor
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# /etc even for /usr/local, as the units read /etc/default/nicdoctor.
+SYSCONFDIR ?= /etc
+# Debian keeps units in /lib/systemd/system (systemd.pc says where); other
+# prefixes in PREFIX/lib/systemd/system, which systemd also reads for /usr/local.
+SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),$(or $(shell pkg-config \
+	--variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system),$(PREFIX)/lib/systemd/system)
 PKGS     := libnl-3.0 libnl-genl-3.0 libnl-route-3.0 libpci libcjson libarchive
 # CC=clang with SAN=1 builds in build-san-clang/, beside gcc's build-san/.
 BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san$(if $(findstring clang,$(CC)),-clang)))
@@ -12,7 +24,8 @@ BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san$(if $(findstring clang,$(CC
 # Debian packages the build and the tests need (`make deps` installs the missing ones).
 DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev libarchive-dev pkg-config
 DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils valgrind python3 strace procps libssl-dev \
-	     clang-14 libclang-rt-14-dev
+	     clang-14 libclang-rt-14-dev \
+	     debhelper dpkg-dev lintian bash-completion systemd man-db python3-prometheus-client
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -pthread
@@ -59,7 +72,7 @@ $(BUILD)/libnicdoctor.a: $(LIB_OBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libnicdoctor.a
 	@mkdir -p $(dir $@)
@@ -111,12 +124,40 @@ fuzz:
 
 fuzz-build: $(FUZZ_BIN)
 
+# The units and the textfile script name the installed paths (@SBINDIR@ ...).
+SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' \
+	    -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
+
 install: nicdoctor
-	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 0755 nicdoctor $(DESTDIR)$(PREFIX)/sbin/nicdoctor
-	install -m 0644 man/nicdoctor.8 $(DESTDIR)$(PREFIX)/share/man/man8/nicdoctor.8
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSCONFDIR)/default \
+		$(BUILD)/dist
+	install -m 0755 nicdoctor $(DESTDIR)$(SBINDIR)/nicdoctor
+	install -m 0644 man/nicdoctor.8 $(DESTDIR)$(MANDIR)/man8/nicdoctor.8
+	install -m 0644 dist/nicdoctor.bash-completion $(DESTDIR)$(BASHCOMPDIR)/nicdoctor
+	$(SUBST) dist/nicdoctor-textfile.in >$(BUILD)/dist/nicdoctor-textfile
+	install -m 0755 $(BUILD)/dist/nicdoctor-textfile $(DESTDIR)$(LIBEXECDIR)/nicdoctor-textfile
+	for unit in nicdoctor-serve.service nicdoctor-textfile.service; do \
+		$(SUBST) dist/systemd/$$unit.in >$(BUILD)/dist/$$unit && \
+		install -m 0644 $(BUILD)/dist/$$unit $(DESTDIR)$(SYSTEMDUNITDIR)/$$unit || exit 1; \
+	done
+	install -m 0644 dist/systemd/nicdoctor-textfile.timer $(DESTDIR)$(SYSTEMDUNITDIR)/
+	@# An existing defaults file is the administrator's: never overwritten.
+	[ -e $(DESTDIR)$(SYSCONFDIR)/default/nicdoctor ] || \
+		install -m 0644 dist/nicdoctor.default $(DESTDIR)$(SYSCONFDIR)/default/nicdoctor
+
+# The package is built from a copy of the tree in build-deb/src, so
+# dpkg-buildpackage's ../*.deb land in build-deb/ (removed by `make clean`).
+deb:
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+		{ echo "debian/changelog says $$v, ND_VERSION is $(VERSION)" >&2; exit 1; }
+	rm -rf build-deb && mkdir -p build-deb/src
+	tar -cf - --exclude=./.git --exclude='./build*' --exclude=./tests/fuzz/out --exclude=./nicdoctor \
+		--exclude=./nicdoctor.tmp . | tar -xf - -C build-deb/src
+	cd build-deb/src && dpkg-buildpackage -b --no-sign -J$(or $(DEB_JOBS),2)
+	@ls build-deb/*.deb
 
 clean:
-	rm -rf build build-san build-san-clang build-fuzz nicdoctor
+	rm -rf build build-san build-san-clang build-fuzz build-deb nicdoctor
 
-.PHONY: all deps peers run unit integration check fuzz fuzz-build install clean
+.PHONY: all deps peers run unit integration check fuzz fuzz-build install deb clean

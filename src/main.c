@@ -7,6 +7,7 @@
 
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
+#include "nicdoctor/version.h"
 
 struct command {
 	const char *name;
@@ -53,8 +54,7 @@ int main(int argc, char **argv)
 		return ND_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("nicdoctor %s\n", ND_VERSION);
-		return ND_EXIT_OK;
+		return nd_version_print(stdout) < 0 ? ND_EXIT_ENV : ND_EXIT_OK;
 	}
 	for (size_t i = 0; i < ND_ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
