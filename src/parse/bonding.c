@@ -224,8 +224,13 @@ int nd_parse_bonding(const char *text, size_t len, struct nd_bond *out)
 				sec = sec == SEC_AGGREGATOR ? SEC_MASTER : SEC_SLAVE;
 			continue;
 		}
-		if (!nd_span_kv(line, &k, &v))
+		if (!nd_span_kv(line, &k, &v)) {
+			/* "802.3ad info", "bond0 has no active aggregator", and the
+			 * bare "Speed" an old driver printed: no value to take */
 			k = line, v = nd_span_from(line, line.len);
+			block_line(line, k, v, out, &sec, &seen);
+			continue;
+		}
 		if (block_line(line, k, v, out, &sec, &seen))
 			continue;
 		struct nd_bond_member *m = out->n_members ? &out->members[out->n_members - 1]
