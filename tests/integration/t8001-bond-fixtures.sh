@@ -122,6 +122,17 @@ test_expect_success 'an interface that is no bond: every bond check ok, no membe
 	! grep -q "\"members\"" report.json
 '
 
+test_expect_success '--redact hides the LACP partner'"'"'s MAC in every format' '
+	for format in text json markdown; do
+		"$ND" diagnose bond0 --sysroot "$FIXTURES/healthy-bond-8023ad" --redact -v \
+			--format $format >out.$format || return 1
+		! grep -q "52:54:00:12:34:56" out.$format || return 1
+	done &&
+	grep -o "LACP partner mac-1 answers" out.text >actual &&
+	echo "LACP partner mac-1 answers" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'nicdoctor checks lists the bond checks' '
 	"$ND" checks >list &&
 	grep -o "^bond\.[a-z0-9_]*" list >actual &&
