@@ -75,7 +75,7 @@ test_expect_success 'active-backup: info with one member as the ceiling, exit 0'
 	test_cmp expect actual
 '
 
-test_expect_success 'each member gets one line in the text report and an entry in JSON' '
+test_expect_success 'each member gets one line in text, a row in markdown, an entry in JSON' '
 	"$ND" diagnose bond0 --sysroot "$FIXTURES/bond-round-robin-2x1g" >report.txt &&
 	sed -n "/^Members/,/^\$/p" report.txt >actual &&
 	cat >expect <<-\EOT &&
@@ -88,6 +88,18 @@ test_expect_success 'each member gets one line in the text report and an entry i
 	"$ND" diagnose bond0 --sysroot "$FIXTURES/bond-round-robin-2x1g" --json |
 		python3 -c "import json, sys; print(*[m[\"name\"] + \"=\" + m[\"worst\"] for m in json.load(sys.stdin)[\"members\"]])" >actual &&
 	echo "eno1=unknown eno2=unknown" >expect &&
+	test_cmp expect actual &&
+	"$ND" diagnose bond0 --sysroot "$FIXTURES/bond-round-robin-2x1g" --format markdown |
+		sed -n "/^## Members/,/^\$/p" >actual &&
+	cat >expect <<-\EOT &&
+	## Members
+
+	| Member | Worst | Warning or worse |
+	|---|---|---|
+	| eno1 | unknown |  |
+	| eno2 | unknown |  |
+
+	EOT
 	test_cmp expect actual
 '
 
