@@ -144,6 +144,21 @@ test_expect_success '--redact hides the LACP partner'"'"'s MAC in every format' 
 	test_cmp expect actual
 '
 
+test_expect_success 'a sosreport with /proc/net/bonding/bond0 (sos copies /proc/net): the bond judged from it' '
+	mkdir -p sos/sos_commands/networking sos/sys/class/net/bond0 sos/proc/net/bonding &&
+	echo "sosreport: 4.2" >sos/version.txt &&
+	tail -n +2 "$FIXTURES/raw/bonding-xor-layer2+3-2x1g.txt" >sos/proc/net/bonding/bond0 &&
+	{ "$ND" diagnose bond0 --sysroot sos --json >report.json; test $? = 1; } &&
+	python3 -c "
+import json
+for f in json.load(open(\"report.json\"))[\"findings\"]:
+    if f[\"id\"] == \"bond.hash_layer2\":
+        print(f[\"severity\"], f[\"evidence\"][\"source\"], f[\"evidence\"][\"xmit_hash_policy\"])
+" >actual &&
+	echo "warning /proc/net/bonding layer2+3" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'nicdoctor checks lists the bond checks' '
 	"$ND" checks >list &&
 	grep -o "^bond\.[a-z0-9_]*" list >actual &&
