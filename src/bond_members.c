@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nicdoctor/bond.h"
+#include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/report.h"
 
@@ -24,11 +25,12 @@ static cJSON *member_json(const char *name, int *ret_worst)
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "name", name);
-	r = nd_probe(name, &facts);
+	r = nd_ifname_valid(name) < 0 ? -EINVAL : nd_probe(name, &facts);
 	if (r < 0) {
 		cJSON_AddStringToObject(o, "worst", nd_severity_name(ND_SEV_UNKNOWN));
-		cJSON_AddStringToObject(o, "error", r == -ENODEV ? "no such interface"
-								 : strerror(-r));
+		cJSON_AddStringToObject(o, "error", r == -ENODEV   ? "no such interface"
+						    : r == -EINVAL ? "invalid interface name"
+								   : strerror(-r));
 		cJSON_AddArrayToObject(o, "findings");
 		*ret_worst = ND_SEV_UNKNOWN;
 		return o;

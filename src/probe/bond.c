@@ -99,7 +99,8 @@ static int probe_sysfs(const char *ifname, struct nd_bond *b)
 		slaves[0] = '\0';
 	for (tok = strtok_r(slaves, " \t", &save); tok && b->n_members < ND_MAX_BOND_MEMBERS;
 	     tok = strtok_r(NULL, " \t", &save))
-		sysfs_member(tok, &b->members[b->n_members++]);
+		if (nd_ifname_valid(tok) == 0)
+			sysfs_member(tok, &b->members[b->n_members++]);
 	b->is_bond = true;
 	nd_strlcpy(b->source, "sysfs", sizeof(b->source));
 	nd_status_set_known(&b->st);
@@ -187,7 +188,8 @@ void nd_probe_bond(const char *ifname, struct nd_facts *facts)
 		return;
 	}
 	for (unsigned i = 0; i < b->n_members; i++)
-		member_link(&b->members[i]);
+		if (nd_ifname_valid(b->members[i].name) == 0)	/* a snapshot's text names them */
+			member_link(&b->members[i]);
 }
 
 static int read_counter(const char *name, const char *counter, uint64_t *ret)
@@ -207,6 +209,8 @@ static int read_counter(const char *name, const char *counter, uint64_t *ret)
 
 static int member_bytes(const char *name, uint64_t *ret_tx, uint64_t *ret_rx)
 {
+	if (nd_ifname_valid(name) < 0)
+		return -EINVAL;
 	if (read_counter(name, "tx_bytes", ret_tx) < 0 || read_counter(name, "rx_bytes", ret_rx) < 0)
 		return -ENOENT;
 	return 0;

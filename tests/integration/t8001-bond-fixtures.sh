@@ -116,12 +116,18 @@ test_expect_success 'a member'"'"'s own warning is listed and raises the exit co
 	test_cmp expect actual
 '
 
-test_expect_success 'a member missing from the snapshot is said, not fatal' '
+test_expect_success 'a member missing from the snapshot, or with an invalid name, is said, not fatal' '
 	cp -a "$FIXTURES/bond-round-robin-2x1g" gone &&
 	rm gone/sys/class/net/eno2 &&
 	"$ND" diagnose bond0 --sysroot gone >report.txt &&
 	grep "^  eno2:" report.txt >actual &&
 	echo "  eno2: unknown  no such interface" >expect &&
+	test_cmp expect actual &&
+	sed -i "s|^Slave Interface: eno2|Slave Interface: ../../../../etc|" \
+		gone/proc/net/bonding/bond0 &&
+	"$ND" diagnose bond0 --sysroot gone >report.txt &&
+	grep "^  \.\./" report.txt >actual &&
+	echo "  ../../../../etc: unknown  invalid interface name" >expect &&
 	test_cmp expect actual
 '
 
