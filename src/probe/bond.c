@@ -16,6 +16,7 @@
 #include "nicdoctor/bond.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
+#include "nicdoctor/sanitize.h"
 #include "nicdoctor/sysroot.h"
 
 /* A sysfs enum ("802.3ad 4", "layer3+4 1"): its first word. */
@@ -164,6 +165,29 @@ static void add_proc_details(const char *ifname, struct nd_bond *b)
 	free(proc);
 }
 
+#define CLEAN(field) nd_sanitize_buf((field), sizeof(field), 0)
+
+/* sysfs words and netlink names arrive raw: cleaned here, where they
+ * enter, like every other fact (nd_facts_sanitize). */
+static void bond_sanitize(struct nd_bond *b)
+{
+	CLEAN(b->st.reason);
+	CLEAN(b->mode);
+	CLEAN(b->xmit_hash_policy);
+	CLEAN(b->active_slave);
+	CLEAN(b->lacp_rate);
+	CLEAN(b->ad_partner_mac);
+	for (unsigned i = 0; i < b->n_members; i++) {
+		struct nd_bond_member *m = &b->members[i];
+
+		CLEAN(m->name);
+		CLEAN(m->mii_status);
+		CLEAN(m->state);
+		CLEAN(m->perm_hwaddr);
+		CLEAN(m->partner_system_mac);
+	}
+}
+
 void nd_probe_bond(const char *ifname, struct nd_facts *facts)
 {
 	struct nd_bond *b = &facts->bond;
@@ -190,6 +214,7 @@ void nd_probe_bond(const char *ifname, struct nd_facts *facts)
 	for (unsigned i = 0; i < b->n_members; i++)
 		if (nd_ifname_valid(b->members[i].name) == 0)	/* a snapshot's text names them */
 			member_link(&b->members[i]);
+	bond_sanitize(b);
 }
 
 static int read_counter(const char *name, const char *counter, uint64_t *ret)

@@ -165,6 +165,17 @@ for f in json.load(open(\"report.json\"))[\"findings\"]:
 	test_cmp expect actual
 '
 
+test_expect_success 'terminal controls in a snapshot'"'"'s bonding files reach no report' '
+	cp -a "$FIXTURES/bond-sysfs-8023ad-no-partner-split" hostile &&
+	printf "up\033]52;c;eA==\007\n" >hostile/sys/devices/virtual/net/eth1/bonding_slave/mii_status &&
+	printf "802.3ad\033[2J 4\n" >hostile/sys/devices/virtual/net/bond0/bonding/mode &&
+	for format in text json markdown prometheus; do
+		"$ND" diagnose bond0 --sysroot hostile -v --format $format >out
+		test $? -le 2 || return 1
+		! grep -q "$(printf "\033")" out || return 1
+	done
+'
+
 test_expect_success 'nicdoctor checks lists the bond checks' '
 	"$ND" checks >list &&
 	grep -o "^bond\.[a-z0-9_]*" list >actual &&
