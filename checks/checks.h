@@ -33,4 +33,13 @@ void nd_check_qdisc_rate_limit(const struct nd_facts *facts, struct nd_finding *
 void nd_check_cpu_governor_powersave(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_tool_iperf3_single_threaded(const struct nd_facts *facts, struct nd_finding *f);
 
+/* bonds (checks/bond_*.c) */
+void nd_check_bond_member_down(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_bond_speed_mismatch(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_bond_hash_layer2(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_bond_lacp_no_partner(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_bond_aggregator_split(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_bond_active_backup_capacity(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_bond_flows_on_one_member(const struct nd_facts *facts, struct nd_finding *f);
+
 #endif

@@ -58,6 +58,21 @@ const struct nd_check nd_checks[] = {
 	  "the NIC", nd_check_cpu_governor_powersave },
 	{ "tool.iperf3_single_threaded", "iperf3 before 3.16 runs all -P streams on one core",
 	  nd_check_tool_iperf3_single_threaded },
+	/* bonds: ok "not a bond" on every other interface */
+	{ "bond.member_down", "bond members without link: the bond runs on fewer (or none)",
+	  nd_check_bond_member_down },
+	{ "bond.speed_mismatch", "bond members up at different speeds (802.3ad leaves the "
+	  "slower ones out)", nd_check_bond_speed_mismatch },
+	{ "bond.hash_layer2", "balance-xor/802.3ad hash by MAC or IP: one peer's traffic on one "
+	  "member", nd_check_bond_hash_layer2 },
+	{ "bond.lacp_no_partner", "802.3ad bond without an LACP partner or active aggregator",
+	  nd_check_bond_lacp_no_partner },
+	{ "bond.aggregator_split", "802.3ad members in different aggregators: some unused",
+	  nd_check_bond_aggregator_split },
+	{ "bond.active_backup_capacity", "active-backup: one member carries everything by "
+	  "design (info)", nd_check_bond_active_backup_capacity },
+	{ "bond.flows_on_one_member", "during the traffic runs one member sent nearly all the "
+	  "bond's bytes", nd_check_bond_flows_on_one_member },
 };
 
 const unsigned nd_checks_count = ND_ARRAY_SIZE(nd_checks);

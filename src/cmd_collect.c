@@ -124,6 +124,34 @@ static int parse_args(int argc, char **argv, const char **ret_if, const char **r
 	return 0;
 }
 
+/* A bond's members, each as collect would take it alone, so that
+ * diagnose --sysroot can diagnose them too.  0 or a negative errno. */
+static int collect_members(int dir_fd, const struct nd_facts *facts)
+{
+	int r = 0;
+
+	for (unsigned i = 0; r == 0 && facts->bond.is_bond && i < facts->bond.n_members; i++) {
+		const char *name = facts->bond.members[i].name;
+		struct nd_facts *member;
+
+		nd_sysroot_record_clear();
+		nd_sysroot_record(true);
+		r = nd_probe(name, &member);
+		nd_sysroot_record(false);
+		if (r == -ENODEV) {
+			r = 0;	/* gone since the bond was read */
+			continue;
+		}
+		if (r < 0)
+			break;
+		r = nd_snapshot_copy_sysfs(name, dir_fd, member);
+		if (r == 0)
+			r = write_netlink_json(dir_fd, name, member);
+		nd_facts_free(member);
+	}
+	return r;
+}
+
 int cmd_collect(int argc, char **argv)
 {
 	const char *ifname = NULL, *dir = NULL;
@@ -152,6 +180,8 @@ int cmd_collect(int argc, char **argv)
 		nd_err("cannot copy /sys and /proc files into '%s': %s", dir, strerror(-r));
 	if (!rc && !r && (r = write_netlink_json(dir_fd, ifname, facts)) < 0)
 		nd_err("cannot write '%s/ethtool/%s.json': %s", dir, ifname, strerror(-r));
+	if (!rc && !r && (r = collect_members(dir_fd, facts)) < 0)
+		nd_err("cannot write the members of '%s' into '%s': %s", ifname, dir, strerror(-r));
 	if (!rc && !r)
 		printf("snapshot of %s written to %s\n", ifname, dir);
 	if (dir_fd >= 0)

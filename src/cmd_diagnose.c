@@ -15,6 +15,7 @@
 
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
+#include "nicdoctor/bond.h"
 #include "nicdoctor/experiment.h"
 #include "nicdoctor/fix.h"
 #include "nicdoctor/probe.h"
@@ -357,6 +358,7 @@ static void window_over_runs(struct nd_facts *facts, struct nd_report *report,
 	nd_counter_window_set(w, set->mode == ND_EXP_LOOPBACK ? "run loopback baseline"
 							      : "run peer plan",
 			      label, nd_probe_clock_sec() - start_sec);
+	nd_probe_bond_window_end(facts, w->seconds);
 	nd_report_rejudge(report, nd_checks_count);
 }
 
@@ -375,6 +377,7 @@ static void run_experiments(const struct diagnose_opts *o, struct nd_report *rep
 	x->set.wire_mbps = nd_facts_wire_ceiling_mbps(report->facts);
 	catch_stop_signals();
 	nd_probe_counter_sample(facts->ifname, &facts->window.before);
+	nd_probe_bond_window_start(facts);
 	start_sec = nd_probe_clock_sec();
 	if (o->peer) {
 		snprintf(x->set.peer, sizeof(x->set.peer), "%s:%u", o->peer_host,
@@ -473,6 +476,7 @@ static int build_report(struct diagnose_opts *o, struct nd_report *report,
 		nd_facts_free(facts);
 		return ND_EXIT_USAGE;
 	}
+	report->members = nd_bond_members_report(facts, &report->members_worst);
 	*ret_facts = facts;
 	return 0;
 }

@@ -134,6 +134,8 @@ collect_iface() {
 	copy_in "$nd_sys" flags speed duplex mtu operstate carrier tx_queue_len \
 		address addr_len type ifindex
 	copy_all "$nd_sys/statistics"
+	copy_all "$nd_sys/bonding"		# a bond master's attributes
+	copy_all "$nd_sys/bonding_slave"	# a bond member's state
 	for nd_q in "$nd_sys"/queues/rx-*; do
 		[ -d "$nd_q" ] && copy_in "$nd_q" rps_cpus rps_flow_cnt
 	done
@@ -180,6 +182,9 @@ copy /proc/interrupts /proc/softirqs /proc/net/softnet_stat /proc/net/dev \
 	/proc/cpuinfo /proc/uptime /proc/sys/kernel/hostname /proc/sys/kernel/osrelease \
 	/proc/sys/net/ipv4/tcp_rmem /proc/sys/net/ipv4/tcp_wmem \
 	/proc/irq/default_smp_affinity
+for nd_f in /proc/net/bonding/*; do	# as sosreport copies them
+	copy "$nd_f"
+done
 for nd_f in /proc/sys/net/core/*; do
 	copy "$nd_f"
 done

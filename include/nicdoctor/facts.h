@@ -276,6 +276,52 @@ struct nd_counter_window {
 	struct nd_counter_sample before, after;
 };
 
+/* One member (slave) of a bond: netlink IFLA_BOND_SLAVE_*, else the
+ * "Slave Interface:" block of /proc/net/bonding/BOND, else
+ * the member's sysfs bonding_slave directory; speed and duplex from the block or
+ * the member's own /sys (netlink's slave info has none). */
+struct nd_bond_member {
+	char name[ND_IFNAMSIZ];
+	char mii_status[16];		/* "up", "down", "going down", "going back"; "" unknown */
+	char state[8];			/* "active", "backup"; "" unknown */
+	int64_t speed_mbps;		/* -1 unknown */
+	int duplex;			/* 0 half, 1 full, -1 unknown */
+	int64_t link_failure_count;	/* -1 unknown */
+	char perm_hwaddr[18];
+	int queue_id;			/* -1 unknown */
+	int aggregator_id;		/* 802.3ad; -1 unknown or N/A */
+	int actor_port_state;		/* LACP_STATE_* bits; -1 unknown */
+	int partner_port_state;
+	char partner_system_mac[18];	/* the partner's LACPDU; "" unknown */
+	bool churned;			/* actor or partner churn state "churned" */
+	bool window_known;		/* counters grew over the traffic runs */
+	uint64_t window_tx_bytes, window_rx_bytes;
+	uint64_t tx_bytes_start, rx_bytes_start;	/* the window's first read */
+};
+
+#define ND_MAX_BOND_MEMBERS 32
+
+/* A bonding master.  st.known: the interface is a bond and was read;
+ * is_bond false with st.reason "not a bond" for every other interface. */
+struct nd_bond {
+	struct nd_status st;
+	bool is_bond;
+	char source[32];		/* "netlink", "/proc/net/bonding", "sysfs" */
+	char mode[16];			/* the kernel's short name: "802.3ad", "active-backup", ... */
+	char xmit_hash_policy[16];	/* "layer2", "layer3+4", ...; "" not reported */
+	int miimon_ms, arp_interval_ms;	/* -1 unknown */
+	char active_slave[ND_IFNAMSIZ];	/* "" none or unknown */
+	char lacp_rate[8];		/* "slow", "fast"; "" unknown */
+	bool ad_info_known;		/* the active aggregator was shown (root on new kernels) */
+	bool ad_no_active_aggregator;	/* "bond X has no active aggregator" */
+	int ad_aggregator_id, ad_num_ports, ad_actor_key, ad_partner_key;
+	char ad_partner_mac[18];
+	unsigned n_members;
+	struct nd_bond_member members[ND_MAX_BOND_MEMBERS];
+	bool window_known;		/* members' counters read over the traffic runs */
+	double window_seconds;
+};
+
 struct nd_facts {
 	char ifname[ND_IFNAMSIZ];
 	char hostname[64];
@@ -305,6 +351,7 @@ struct nd_facts {
 	struct nd_tools tools;
 	struct nd_uptime uptime;
 	struct nd_counter_window window;	/* !known unless diagnose measured one */
+	struct nd_bond bond;		/* bonding master: mode, policy, members */
 };
 
 void nd_status_set_known(struct nd_status *st);

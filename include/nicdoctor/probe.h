@@ -84,6 +84,7 @@ void nd_probe_softnet(const char *ifname, struct nd_facts *facts);
 void nd_probe_sysctls(const char *ifname, struct nd_facts *facts);
 void nd_probe_cpus(const char *ifname, struct nd_facts *facts);
 void nd_probe_tools(const char *ifname, struct nd_facts *facts);
+void nd_probe_bond(const char *ifname, struct nd_facts *facts);	/* bond.c */
 /* counters.c: /proc/uptime (the snapshot's in a sysroot). */
 void nd_probe_uptime(struct nd_uptime *ret);
 /* CLOCK_MONOTONIC in seconds, for the length of a window. */

@@ -39,6 +39,8 @@ struct nd_report {
 	unsigned n_ceilings;
 	cJSON *throughput;			/* experiments' numbers, or NULL; owned */
 	cJSON *peer;				/* the far end (experiment/far.c), or NULL; owned */
+	cJSON *members;				/* a bond's members' own diagnoses, or NULL; owned */
+	int members_worst;			/* their worst enum nd_severity, in the exit code */
 	bool redact;
 	bool color;				/* text: --color, a terminal, NO_COLOR unset */
 	bool verbose;				/* text: every check with its evidence */
@@ -80,6 +82,8 @@ int nd_report_render(const struct nd_report *report, enum nd_format format, FILE
 int nd_render_text(const struct nd_report *report, FILE *out);
 int nd_render_markdown(const struct nd_report *report, FILE *out);
 int nd_render_json(const struct nd_report *report, FILE *out);
+/* A bond's members, one line each (text_members.c); nothing without. */
+void nd_text_members(FILE *out, const cJSON *doc);
 
 /* Redaction: stable placeholders for addresses and the host name. */
 void nd_redact_json(cJSON *doc, const struct nd_facts *facts);

@@ -218,6 +218,47 @@ static int copy_fixed(const char *ifname, int dest_fd, const struct nd_facts *fa
 	return r;
 }
 
+/* A bond's files, whichever source the probe used live (netlink leaves
+ * no file read behind): /proc/net/bonding/IF as sosreport copies it, the
+ * master's bonding/ attributes, each member's bonding_slave/ and link
+ * files (bonding.rst section 3.4; bond_sysfs_slave.c). */
+static int copy_bond(const char *ifname, int dest_fd, const struct nd_bond *bond)
+{
+	static const char *const master[] = {
+		"mode", "xmit_hash_policy", "slaves", "miimon", "arp_interval", "active_slave",
+		"primary", "mii_status", "lacp_rate", "lacp_active", "ad_select", "min_links",
+		"ad_aggregator", "ad_num_ports", "ad_actor_key", "ad_partner_key",
+		"ad_partner_mac", "updelay", "downdelay", "use_carrier", "all_slaves_active",
+		"fail_over_mac", "tlb_dynamic_lb", "packets_per_slave",
+	};
+	static const char *const slave[] = {
+		"bonding_slave/state", "bonding_slave/mii_status",
+		"bonding_slave/link_failure_count", "bonding_slave/perm_hwaddr",
+		"bonding_slave/queue_id", "bonding_slave/ad_aggregator_id",
+		"bonding_slave/ad_actor_oper_port_state", "bonding_slave/ad_partner_oper_port_state",
+		"speed", "duplex", "operstate", "carrier", "mtu", "master",
+		"statistics/tx_bytes", "statistics/rx_bytes",
+	};
+	char path[PATH_MAX];
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/net/bonding/%s", ifname);
+	r = replicate(dest_fd, path);
+	if (r == 0)
+		r = replicate(dest_fd, "/sys/class/net/bonding_masters");
+	for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(master); i++) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s/bonding/%s", ifname, master[i]);
+		r = replicate(dest_fd, path);
+	}
+	for (unsigned m = 0; r == 0 && m < bond->n_members && m < ND_MAX_BOND_MEMBERS; m++)
+		for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(slave); i++) {
+			snprintf(path, sizeof(path), "/sys/class/net/%s/%s", bond->members[m].name,
+				 slave[i]);
+			r = replicate(dest_fd, path);
+		}
+	return r;
+}
+
 static int write_tools(int dest_fd, const struct nd_facts *facts)
 {
 	char line[64];
@@ -243,6 +284,8 @@ int nd_snapshot_copy_sysfs(const char *ifname, int dest_fd, const struct nd_fact
 		r = copy_fixed(ifname, dest_fd, facts);
 	if (r == 0)
 		r = copy_pci(dest_fd, &facts->pci);
+	if (r == 0 && facts->bond.is_bond)
+		r = copy_bond(ifname, dest_fd, &facts->bond);
 	if (r == 0)
 		r = write_tools(dest_fd, facts);
 	return r;

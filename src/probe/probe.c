@@ -32,6 +32,7 @@ static const struct nd_probe_source sources[] = {
 	{ "sysctls", false, nd_probe_sysctls },
 	{ "cpus", false, nd_probe_cpus },
 	{ "tools", false, nd_probe_tools },
+	{ "bond", false, nd_probe_bond },
 };
 
 static struct {

@@ -228,6 +228,7 @@ void nd_report_free(struct nd_report *report)
 	cJSON_Delete(report->throughput);
 	report->throughput = NULL;
 	cJSON_Delete(report->peer);
+	cJSON_Delete(report->members);
 	report->peer = NULL;
 }
 
@@ -241,6 +242,8 @@ int nd_report_exit_code(const struct nd_report *report)
 		if (!f->skipped && f->severity > worst)
 			worst = f->severity;
 	}
+	if (report->members_worst > (int)worst)
+		worst = (enum nd_severity)report->members_worst;
 	if (worst == ND_SEV_CRITICAL)
 		return ND_EXIT_CRITICAL;
 	if (worst == ND_SEV_WARNING)

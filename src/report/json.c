@@ -268,6 +268,8 @@ cJSON *nd_report_to_json(const struct nd_report *report)
 		cJSON_AddItemToArray(findings, finding_json(&report->findings[i]));
 	cJSON_AddItemToObject(doc, "throughput", dup_or(report->throughput, cJSON_CreateNull()));
 	cJSON_AddItemToObject(doc, "peer", dup_or(report->peer, cJSON_CreateNull()));
+	if (report->members)	/* bonds only: other reports keep their shape */
+		cJSON_AddItemToObject(doc, "members", cJSON_Duplicate(report->members, true));
 	cJSON_AddItemToObject(doc, "summary", summary_json(report));
 	/* One failed allocation anywhere leaves a hole; refuse a partial report. */
 	if (!cJSON_GetObjectItem(doc, "summary") || !findings ||

@@ -306,6 +306,33 @@ static void far_end(FILE *out, const cJSON *doc)
 	fputs("_The commands in this section are for the far host: run them there._\n\n", out);
 }
 
+/* A bond's members, one row each (see text_members.c). */
+static void members_table(FILE *out, const cJSON *doc)
+{
+	const cJSON *members = cJSON_GetObjectItem(doc, "members"), *m, *f;
+
+	if (!cJSON_IsArray(members))
+		return;
+	fputs("## Members\n\n| Member | Worst | Warning or worse |\n|---|---|---|\n", out);
+	cJSON_ArrayForEach(m, members) {
+		const char *sep = "";
+
+		fputs("| ", out);
+		put_cell(out, nd_json_str(m, "name", "?"));
+		fputs(" | ", out);
+		put_cell(out, nd_json_str(m, "worst", "?"));
+		fputs(" | ", out);
+		put_cell(out, nd_json_str(m, "error", ""));
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(m, "findings")) {
+			fputs(sep, out);
+			put_cell(out, nd_json_str(f, "id", "?"));
+			sep = ", ";
+		}
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+}
+
 static void unreadable(FILE *out, const cJSON *doc)
 {
 	char groups[2048];
@@ -335,6 +362,7 @@ int nd_render_markdown(const struct nd_report *report, FILE *out)
 		fputs("## All checks\n\n", out);
 	summary_table(out, doc);
 	far_end(out, doc);
+	members_table(out, doc);
 	unreadable(out, doc);
 	cJSON_Delete(doc);
 	return ferror(out) ? -EIO : 0;

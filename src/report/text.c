@@ -514,6 +514,7 @@ int nd_render_text(const struct nd_report *report, FILE *out)
 	}
 	nd_text_throughput(out, t.color, doc);
 	nd_text_peer(out, t.color, doc);
+	nd_text_members(out, doc);
 	unreadable(&t, doc);
 	summary(&t, doc);
 	cJSON_Delete(doc);

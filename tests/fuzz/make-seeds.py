@@ -93,6 +93,31 @@ def interrupts_wide(n_cpus, n_irqs):
     return out
 
 
+
+def bond_netlink():
+    """RTM_NEWLINK messages as a bonding kernel sends them (uapi
+    linux/if_link.h numbers): the master bond0 (ifindex 2) with
+    IFLA_BOND_* and AD_INFO, and a member with IFLA_BOND_SLAVE_*."""
+    def attr(kind, payload):
+        a = struct.pack("=HH", 4 + len(payload), kind) + payload
+        return a + b"\0" * (-len(a) % 4)
+
+    def link(index, name, attrs):
+        body = struct.pack("=BxHiII", 0, 1, index, 0, 0) + attr(3, name + b"\0") + attrs
+        return struct.pack("=IHHII", 16 + len(body), 16, 2, 1, 0) + body
+
+    ad = attr(23, attr(1, struct.pack("=H", 1)) + attr(2, struct.pack("=H", 2)) +
+              attr(5, bytes.fromhex("525400123456")))
+    data = (attr(1, b"\x04") + attr(2, struct.pack("=I", 3)) + attr(3, struct.pack("=I", 100)) +
+            attr(14, b"\x01") + attr(21, b"\x01") + ad)
+    put("fuzz_bonding", "netlink-master",
+        link(2, b"bond0", attr(18, attr(1, b"bond\0") + attr(2, data))))
+    slave = (attr(1, b"\x00") + attr(2, b"\x00") + attr(6, struct.pack("=H", 1)) +
+             attr(7, b"\x3d") + attr(8, struct.pack("=H", 61)))
+    put("fuzz_bonding", "netlink-member",
+        link(3, b"ens1f0", attr(10, struct.pack("=I", 2)) +
+             attr(18, attr(4, b"bond\0") + attr(5, slave))))
+
 def parsers():
     copy_files("fuzz_interrupts", "*/proc/interrupts", "fixture")
     copy_files("fuzz_interrupts", "raw/interrupts-*.txt", "raw")
@@ -107,6 +132,8 @@ def parsers():
     copy_files("fuzz_lspci_text", "raw/*lspci*", "raw")
     copy_files("fuzz_iplink_text", "raw/*ip_-*", "raw")
     copy_files("fuzz_tc_text", "raw/*tc_-s*", "raw")
+    copy_files("fuzz_bonding", "raw/bonding-*.txt", "raw")
+    bond_netlink()
     copy_files("fuzz_sysctl_text", "raw/*sysctl_-a*", "sysctl")
     copy_files("fuzz_sysctl_text", "raw/*lscpu*", "lscpu")
     put("fuzz_tc_text", "tbf", "qdisc tbf 10: dev eth0 root rate 500Mbit burst 64Kb lat 20.0ms\n"

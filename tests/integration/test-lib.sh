@@ -60,6 +60,14 @@ test_require_cmd() {
 	done
 }
 
+# The body runs as this function's, so that a `return 1` in it (the loops'
+# "|| return 1") fails its test; eval'd straight in test_expect_success it
+# returned from test_expect_success, and the test was neither reported
+# nor counted as failed.
+test_run_body_() {
+	eval "$body"
+}
+
 test_expect_success() {
 	title=$1 body=$2
 	test_count=$((test_count + 1))
@@ -69,7 +77,7 @@ test_expect_success() {
 	fi
 	test_cleanup=
 	# Run in this shell (as git does) so test_when_finished registers here.
-	{ eval "$body"; } >"$TRASH/.out" 2>&1
+	{ test_run_body_; } >"$TRASH/.out" 2>&1
 	status=$?
 	eval "$test_cleanup" >/dev/null 2>&1
 	cd "$TRASH" || exit 1
