@@ -292,7 +292,7 @@ void nd_check_nic_rx_dropped(const struct nd_facts *facts, struct nd_finding *f)
 		return;
 	}
 	nd_finding_set(f, ND_SEV_INFO, "%" PRIu64 " missed and %" PRIu64 " dropped since the "
-		       "interface came up (uptime %s); %s", boot.ring, boot.dropped,
-		       nd_uptime_text(facts, when, sizeof(when)),
+		       "interface came up (%s%s); %s", boot.ring, boot.dropped,
+		       facts->uptime.st.known ? "uptime " : "", nd_uptime_text(facts, when, sizeof(when)),
 		       nd_window_none_text(facts, none, sizeof(none)));
 }

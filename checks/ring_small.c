@@ -162,8 +162,8 @@ void nd_check_ring_small(const struct nd_facts *facts, struct nd_finding *f)
 	}
 	if (largest.value) {
 		nd_finding_set(f, ND_SEV_INFO, "RX ring %u of %u; drops in the past: %s %llu "
-			       "(uptime %s); %s", rings->rx, rings->rx_max, largest.name,
-			       (unsigned long long)largest.value,
+			       "(%s%s); %s", rings->rx, rings->rx_max, largest.name,
+			       (unsigned long long)largest.value, facts->uptime.st.known ? "uptime " : "",
 			       nd_uptime_text(facts, when, sizeof(when)),
 			       nd_window_none_text(facts, none, sizeof(none)));
 		return;
