@@ -94,6 +94,17 @@ test_expect_success 'PCIe downgrade from lspci text alone (no proc/bus/pci)' '
 	test "$(jget cx4.json "d[\"sources\"][\"pci\"]")" = sos_commands/pci/lspci_-nnvv
 '
 
+test_expect_success 'plain lspci text (no capability list) leaves the PCIe link unknown, not "not PCIe"' '
+	cp -a "$FIXTURES/sos-cx4lx-x4" plain &&
+	head -n 1 plain/sos_commands/pci/lspci_-nnvv >plain/lspci.one &&
+	mv plain/lspci.one plain/sos_commands/pci/lspci_-nnvv &&
+	"$ND" diagnose ens1f0np0 --sysroot plain --json >plain.json; test $? -le 2 &&
+	test "$(nd_severity pcie.link_downgraded <plain.json)" = unknown &&
+	jget plain.json "d[\"unreadable\"][\"pci\"]" >reason &&
+	echo "0000:08:00.0 in '"'"'sos_commands/pci/lspci_-nnvv'"'"': the lspci text lists no capabilities (not lspci -vv)" >expect &&
+	test_cmp expect reason
+'
+
 test_expect_success 'PCIe downgrade from the config bytes in proc/bus/pci, through libpci' '
 	{ "$ND" diagnose eth0 --sysroot "$FIXTURES/sos-82599-proc" --json >proc.json; test $? -eq 2; } &&
 	test "$(nd_severity pcie.link_downgraded <proc.json)" = critical &&
