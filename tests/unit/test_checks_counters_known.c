@@ -40,6 +40,21 @@ static void test_sysfs_link_without_statistics(void **state)
 	free(f);
 }
 
+/* A small ring on the same tree: whether the NIC drops is not known. */
+static void test_ring_small_without_counters(void **state)
+{
+	struct nd_facts *f = probe_tree("tests/fixtures/downgraded-82599-x2-sysfs", "eth0", false);
+
+	(void)state;
+	nd_status_set_known(&f->rings.st);
+	f->rings.rx = 512;
+	f->rings.rx_max = 4096;
+	run("ring.small", f);
+	assert_int_equal(finding.severity, ND_SEV_UNKNOWN);
+	assert_string_equal(evidence_string("missing"), "drop counters");
+	free(f);
+}
+
 static void test_sysfs_speed_has_no_modes(void **state)
 {
 	struct nd_facts *f = probe_tree("tests/fixtures/downgraded-82599-x2-sysfs", "eth0", false);
@@ -152,6 +167,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_sysfs_link_without_statistics, teardown),
+		cmocka_unit_test_teardown(test_ring_small_without_counters, teardown),
 		cmocka_unit_test_teardown(test_sysfs_speed_has_no_modes, teardown),
 		cmocka_unit_test_teardown(test_sysfs_link_with_statistics, teardown),
 		cmocka_unit_test_teardown(test_sos_ip_link_counters, teardown),
