@@ -8,6 +8,18 @@
 
 #include "counter_window.h"
 
+bool nd_link_stats_known(const struct nd_facts *facts)
+{
+	return facts->link.st.known && facts->link.stats_st.known;
+}
+
+const char *nd_link_stats_reason(const struct nd_facts *facts)
+{
+	const struct nd_status *st = facts->link.st.known ? &facts->link.stats_st : &facts->link.st;
+
+	return st->known ? "" : st->reason[0] ? st->reason : "link counters not read";
+}
+
 uint64_t nd_counter_delta(uint64_t before, uint64_t after)
 {
 	return after >= before ? after - before : 0;

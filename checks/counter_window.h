@@ -20,6 +20,13 @@
 
 /* A counter's growth; 0 when it went backwards (the counter was reset:
  * a driver reload, a CPU gone offline), as nothing can be said then. */
+/* The link's counters were read (a link group from sysfs may lack them):
+ * zeros that were never read are no "no drops". */
+bool nd_link_stats_known(const struct nd_facts *facts);
+
+/* Why they were not ("" when they were). */
+const char *nd_link_stats_reason(const struct nd_facts *facts);
+
 uint64_t nd_counter_delta(uint64_t before, uint64_t after);
 
 /* evidence.window {source, seconds} (or null and window_reason) and

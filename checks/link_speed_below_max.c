@@ -84,9 +84,12 @@ void nd_check_link_speed_below_max(const struct nd_facts *facts, struct nd_findi
 	add_modes(f->evidence, "supported", lm->supported, lm->n_supported);
 	add_modes(f->evidence, "advertised", lm->advertised, lm->n_advertised);
 	add_modes(f->evidence, "partner_advertised", lm->lp_advertised, lm->n_lp_advertised);
+	/* Only a list that was read and is empty is the driver's silence. */
 	if (best_mbps <= 0)
 		return nd_finding_unknown(f, "supported link modes",
-					  "the driver lists no speed modes");
+					  lm->modes_st.known ? "the driver lists no speed modes" :
+					  lm->modes_st.reason[0] ? lm->modes_st.reason :
+					  "link modes not read");
 	cJSON_AddNumberToObject(f->evidence, "best_common_mbps", (double)best_mbps);
 	cJSON_AddStringToObject(f->evidence, "best_from", partner_known ?
 				"supported and partner-advertised" :

@@ -238,14 +238,14 @@ static bool window_drops(const struct nd_facts *facts, cJSON *evidence, cJSON *w
 
 static void add_boot_evidence(const struct nd_facts *facts, cJSON *evidence, struct rx_drops *d)
 {
-	struct rx_source now = { facts->link.st.known, &facts->link.stats, &facts->nicstats };
+	struct rx_source now = { nd_link_stats_known(facts), &facts->link.stats, &facts->nicstats };
 	unsigned listed = 0;
 	cJSON *nic = NULL;
 
-	if (facts->link.st.known)
+	if (now.link_known)
 		add_link_counters(&facts->link, evidence);
 	else
-		cJSON_AddStringToObject(evidence, "link_stats", facts->link.st.reason);
+		cJSON_AddStringToObject(evidence, "link_stats", nd_link_stats_reason(facts));
 	if (facts->nicstats.st.known)
 		nic = cJSON_AddObjectToObject(evidence, "nic_counters");
 	else
@@ -274,12 +274,15 @@ static void add_boot_evidence(const struct nd_facts *facts, cJSON *evidence, str
 void nd_check_nic_rx_dropped(const struct nd_facts *facts, struct nd_finding *f)
 {
 	struct rx_drops boot, win;
-	char when[64], none[128];
+	char when[64], none[128], why[2 * ND_REASON_LEN + 4];
 	cJSON *window;
 
-	if (!facts->link.st.known && !facts->nicstats.st.known)
-		return nd_finding_unknown(f, "interface statistics (rtnetlink, ethtool -S)",
-					  facts->link.st.reason);
+	if (!nd_link_stats_known(facts) && !facts->nicstats.st.known) {
+		snprintf(why, sizeof(why), "%s; %s", nd_link_stats_reason(facts),
+			 facts->nicstats.st.reason[0] ? facts->nicstats.st.reason :
+			 "ethtool -S not read");
+		return nd_finding_unknown(f, "interface statistics (rtnetlink, ethtool -S)", why);
+	}
 	add_boot_evidence(facts, f->evidence, &boot);
 	window = nd_window_evidence(facts, f->evidence);
 	if (window && window_drops(facts, f->evidence, window, &win) && (win.ring || win.dropped))
@@ -289,7 +292,7 @@ void nd_check_nic_rx_dropped(const struct nd_facts *facts, struct nd_finding *f)
 		return;
 	}
 	nd_finding_set(f, ND_SEV_INFO, "%" PRIu64 " missed and %" PRIu64 " dropped since the "
-		       "interface came up (uptime %s); %s", boot.ring, boot.dropped,
-		       nd_uptime_text(facts, when, sizeof(when)),
+		       "interface came up (%s%s); %s", boot.ring, boot.dropped,
+		       facts->uptime.st.known ? "uptime " : "", nd_uptime_text(facts, when, sizeof(when)),
 		       nd_window_none_text(facts, none, sizeof(none)));
 }

@@ -142,10 +142,10 @@ void nd_check_ring_small(const struct nd_facts *facts, struct nd_finding *f)
 		nd_finding_set(f, ND_SEV_OK, "RX ring %u of %u", rings->rx, rings->rx_max);
 		return;
 	}
-	if (!facts->link.st.known && !facts->nicstats.st.known)
+	if (!nd_link_stats_known(facts) && !facts->nicstats.st.known)
 		return nd_finding_unknown(f, "drop counters", "neither link statistics nor "
 					  "ethtool -S could be read");
-	count_sample(&facts->link.stats, facts->link.st.known, &facts->nicstats, NULL,
+	count_sample(&facts->link.stats, nd_link_stats_known(facts), &facts->nicstats, NULL,
 		     cJSON_AddObjectToObject(f->evidence, "drop_counters"), &largest);
 	window = window_drops(facts, f->evidence, &recent);
 	cJSON_AddNumberToObject(f->evidence, "warn_min_count", ND_WINDOW_MIN_COUNT);
@@ -162,8 +162,8 @@ void nd_check_ring_small(const struct nd_facts *facts, struct nd_finding *f)
 	}
 	if (largest.value) {
 		nd_finding_set(f, ND_SEV_INFO, "RX ring %u of %u; drops in the past: %s %llu "
-			       "(uptime %s); %s", rings->rx, rings->rx_max, largest.name,
-			       (unsigned long long)largest.value,
+			       "(%s%s); %s", rings->rx, rings->rx_max, largest.name,
+			       (unsigned long long)largest.value, facts->uptime.st.known ? "uptime " : "",
 			       nd_uptime_text(facts, when, sizeof(when)),
 			       nd_window_none_text(facts, none, sizeof(none)));
 		return;

@@ -47,25 +47,52 @@ static const struct {
 	{ "cpu.", { GROUP(cpus) } },
 };
 
-/* evidence.source: the distinct sources of the groups the check read. */
+#define SYSCTL(m) offsetof(struct nd_facts, sysctl.m)
+
+/* The sysctls each check reads (sysctls have a source each, no group status). */
+static const struct {
+	const char *prefix;
+	size_t sysctls[2];
+} check_sysctls[] = {
+	{ "sysctl.backlog", { SYSCTL(netdev_max_backlog) } },
+	{ "sysctl.rmem", { SYSCTL(rmem_max), SYSCTL(tcp_rmem) } },
+	{ "sysctl.wmem", { SYSCTL(wmem_max), SYSCTL(tcp_wmem) } },
+	{ "softnet.dropped", { SYSCTL(netdev_max_backlog) } },
+	{ "softnet.squeezed", { SYSCTL(netdev_budget) } },
+};
+
+static size_t add_source(char *text, size_t size, size_t used, const char *source)
+{
+	if (!source[0] || strstr(text, source) || used >= size)
+		return used;
+	return used + (size_t)snprintf(text + used, size - used, "%s%s", used ? ", " : "", source);
+}
+
+/* evidence.source: the distinct sources of the sysctls and groups the check read. */
 static void add_sources(const struct nd_facts *facts, struct nd_finding *f)
 {
 	char text[320] = "";
 	size_t used = 0;
 
+	for (size_t i = 0; i < ND_ARRAY_SIZE(check_sysctls); i++) {
+		if (strncmp(f->id, check_sysctls[i].prefix, strlen(check_sysctls[i].prefix)))
+			continue;
+		for (size_t s = 0; s < ND_ARRAY_SIZE(check_sysctls[i].sysctls); s++)
+			if (check_sysctls[i].sysctls[s])
+				used = add_source(text, sizeof(text), used,
+						  ((const struct nd_sysctl *)((const char *)facts +
+						   check_sysctls[i].sysctls[s]))->source);
+		break;
+	}
 	for (size_t i = 0; i < ND_ARRAY_SIZE(check_groups); i++) {
 		if (strncmp(f->id, check_groups[i].prefix, strlen(check_groups[i].prefix)))
 			continue;
 		for (size_t g = 0; g < ND_ARRAY_SIZE(check_groups[i].groups); g++) {
-			const struct nd_status *st;
-
 			if (!check_groups[i].groups[g])
 				break;
-			st = (const struct nd_status *)((const char *)facts + check_groups[i].groups[g]);
-			if (!st->source[0] || strstr(text, st->source) || used >= sizeof(text))
-				continue;
-			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s",
-						 used ? ", " : "", st->source);
+			used = add_source(text, sizeof(text), used,
+					  ((const struct nd_status *)((const char *)facts +
+					   check_groups[i].groups[g]))->source);
 		}
 		break;
 	}

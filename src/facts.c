@@ -72,6 +72,7 @@ static void sysctls_sanitize(struct nd_sysctls *s)
 	for (size_t i = 0; i < ND_ARRAY_SIZE(all); i++) {
 		CLEAN(all[i]->text);
 		CLEAN(all[i]->reason);
+		CLEAN(all[i]->source);
 	}
 }
 
@@ -108,7 +109,7 @@ void nd_facts_sanitize(struct nd_facts *f)
 		&f->link.st, &f->qdisc.st, &f->linkmodes.st, &f->channels.st, &f->features.st,
 		&f->rings.st, &f->coalesce.st, &f->pause.st, &f->rss.st, &f->nicstats.st,
 		&f->drvinfo.st, &f->pci.st, &f->queues.st, &f->irqs.st, &f->softnet.st,
-		&f->cpus.st, &f->tools.iperf3,
+		&f->cpus.st, &f->tools.iperf3, &f->link.stats_st, &f->linkmodes.modes_st,
 	};
 
 	CLEAN(f->ifname);

@@ -112,7 +112,20 @@ static cJSON *sysctl_to_json(const struct nd_sysctl *sc)
 		return NULL;
 	if (!cJSON_AddBoolToObject(o, "known", sc->known) ||
 	    !cJSON_AddStringToObject(o, sc->known ? "text" : "reason",
-				     sc->known ? sc->text : sc->reason)) {
+				     sc->known ? sc->text : sc->reason) ||
+	    (sc->source[0] && !cJSON_AddStringToObject(o, "source", sc->source))) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static cJSON *status_to_json(const struct nd_status *st)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o && (!cJSON_AddBoolToObject(o, "known", st->known) ||
+		  (!st->known && !cJSON_AddStringToObject(o, "reason", st->reason)))) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -151,6 +164,8 @@ static cJSON *value_to_json(enum nd_jtype type, size_t size, const struct nd_jfi
 		return cJSON_CreateString(nd_cpuset_format_list(p, buf, sizeof(buf)));
 	case ND_J_SYSCTL:
 		return sysctl_to_json(p);
+	case ND_J_STATUS:
+		return status_to_json(p);
 	case ND_J_SUB:
 		o = cJSON_CreateObject();
 		if (o && put_fields(o, p, sub) < 0) {
@@ -342,6 +357,7 @@ static void sysctl_from_json(const cJSON *item, struct nd_sysctl *sc)
 	const cJSON *known = cJSON_GetObjectItemCaseSensitive(item, "known");
 	const cJSON *text = cJSON_GetObjectItemCaseSensitive(item, "text");
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
+	const cJSON *source = cJSON_GetObjectItemCaseSensitive(item, "source");
 
 	memset(sc, 0, sizeof(*sc));
 	if (!item) {
@@ -349,12 +365,32 @@ static void sysctl_from_json(const cJSON *item, struct nd_sysctl *sc)
 	} else if (cJSON_IsTrue(known) && cJSON_IsString(text)) {
 		sc->known = true;
 		nd_strlcpy(sc->text, text->valuestring, sizeof(sc->text));
+		if (cJSON_IsString(source))
+			nd_strlcpy(sc->source, source->valuestring, sizeof(sc->source));
 	} else if (cJSON_IsFalse(known)) {
 		nd_strlcpy(sc->reason, cJSON_IsString(reason) ? reason->valuestring :
 			   "unknown (no reason in JSON)", sizeof(sc->reason));
 	} else {
 		nd_strlcpy(sc->reason, "malformed JSON", sizeof(sc->reason));
 	}
+}
+
+static int status_from_json(const cJSON *item, struct nd_status *st)
+{
+	const cJSON *known = cJSON_GetObjectItemCaseSensitive(item, "known");
+	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(item, "reason");
+
+	if (!item) {
+		nd_status_set_known(st);
+	} else if (cJSON_IsTrue(known)) {
+		nd_status_set_known(st);
+	} else if (cJSON_IsFalse(known)) {
+		nd_status_set_unknown(st, "%s", cJSON_IsString(reason) && reason->valuestring ?
+				      reason->valuestring : "unknown (no reason in JSON)");
+	} else {
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int value_from_json(enum nd_jtype type, size_t size, uint64_t max,
@@ -400,6 +436,8 @@ static int value_from_json(enum nd_jtype type, size_t size, uint64_t max,
 	case ND_J_SYSCTL:
 		sysctl_from_json(item, p);
 		return 0;
+	case ND_J_STATUS:
+		return status_from_json(item, p);
 	case ND_J_SUB:
 		if (!cJSON_IsObject(item))
 			return -EINVAL;
@@ -441,7 +479,7 @@ static int get_fields(const cJSON *obj, void *base, const struct nd_jfield *fiel
 		const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, f->key);
 		int r;
 
-		if (!item && f->type != ND_J_SYSCTL) {
+		if (!item && f->type != ND_J_SYSCTL && f->type != ND_J_STATUS) {
 			nd_strlcpy(ctx->path, "", sizeof(ctx->path));
 			path_prepend(ctx, "%s (missing)", f->key);
 			return -EINVAL;

@@ -30,6 +30,7 @@ static const struct nd_jfield link_fields[] = {
 	ND_JF_STR(S, qdisc), ND_JF_STR(S, mac),
 	{ .key = "stats", .type = ND_J_SUB, .off = 0, .count_off = ND_J_NO_COUNT,
 	  .sub = link_stats_fields },
+	ND_JF_STATUS(S, stats_st),
 	ND_JF_END
 };
 #undef S
@@ -46,6 +47,7 @@ static const struct nd_jfield linkmodes_fields[] = {
 	ND_JF_ARR(S, supported, ND_J_ARR_STR, n_supported, NULL),
 	ND_JF_ARR(S, advertised, ND_J_ARR_STR, n_advertised, NULL),
 	ND_JF_ARR(S, lp_advertised, ND_J_ARR_STR, n_lp_advertised, NULL),
+	ND_JF_STATUS(S, modes_st),
 	ND_JF_END
 };
 #undef S

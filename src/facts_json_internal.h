@@ -22,7 +22,10 @@ enum nd_jtype {
 	ND_J_DOUBLE,
 	ND_J_STR,		/* char[size], truncated on read */
 	ND_J_CPUSET,		/* struct nd_cpuset as a CPU list "0-3,8" */
-	ND_J_SYSCTL,		/* struct nd_sysctl: {known, text | reason} */
+	ND_J_SYSCTL,		/* struct nd_sysctl: {known, text | reason, source} */
+	/* struct nd_status of a part of a group: {known[, reason]}.  Absent
+	 * (JSON written before the part had one): known, as its group. */
+	ND_J_STATUS,
 	ND_J_SUB,		/* nested struct described by `sub` */
 	/* Arrays: `size` is the element size, `max` the capacity.  With a
 	 * count (`count_off` != ND_J_NO_COUNT) the JSON array length is the
@@ -60,6 +63,7 @@ struct nd_jfield {
 #define ND_JF_STR(S, m)    ND_JF(S, m, ND_J_STR)
 #define ND_JF_CPUSET(S, m) ND_JF(S, m, ND_J_CPUSET)
 #define ND_JF_SYSCTL(S, m) ND_JF(S, m, ND_J_SYSCTL)
+#define ND_JF_STATUS(S, m) ND_JF(S, m, ND_J_STATUS)
 #define ND_JF_UINT_MAX(S, m, limit) \
 	{ .key = #m, .type = ND_J_UINT, .off = offsetof(S, m), .size = ND_J_MSIZE(S, m), \
 	  .count_off = ND_J_NO_COUNT, .max = (limit) }

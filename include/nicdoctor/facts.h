@@ -54,6 +54,9 @@ struct nd_link {
 	char qdisc[16];			/* root qdisc kind: "mq", "fq_codel", "tbf" */
 	char mac[18];			/* aa:bb:cc:dd:ee:ff, redacted in reports */
 	struct nd_link_stats stats;
+	/* stats were read (rtnetlink, statistics/, ip -s link): without them
+	 * the counters are 0, which is no "no drops". */
+	struct nd_status stats_st;
 };
 
 /* A shaping qdisc on the interface (root or any child), with its rate. */
@@ -73,6 +76,9 @@ struct nd_linkmodes {
 	char supported[ND_MAX_LINKMODES][48];	/* "10000baseT/Full" */
 	char advertised[ND_MAX_LINKMODES][48];
 	char lp_advertised[ND_MAX_LINKMODES][48];
+	/* The mode lists were read (netlink, ethtool's text): sysfs's speed
+	 * file has none, and empty lists then say nothing of the driver. */
+	struct nd_status modes_st;
 };
 
 /* ETHTOOL_MSG_CHANNELS_GET; a count the device does not have is 0/0. */
@@ -221,6 +227,9 @@ struct nd_sysctl {
 	bool known;
 	char text[64];
 	char reason[ND_REASON_LEN];
+	/* Where it was read: "/proc/sys/net/core/rmem_max",
+	 * "sos_commands/kernel/sysctl_-a"; "" not said. */
+	char source[96];
 };
 
 struct nd_sysctls {

@@ -63,6 +63,7 @@ int nd_parse_ethtool_settings(const char *text, size_t len, struct nd_linkmodes 
 	struct nd_span line, key, val;
 	enum mode_list modes = MODES_NONE;
 	unsigned seen = 0;
+	bool listed = false;
 	int carrier = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -81,6 +82,7 @@ int nd_parse_ethtool_settings(const char *text, size_t len, struct nd_linkmodes 
 		modes = mode_key(key);
 		if (modes != MODES_NONE) {
 			add_modes(out, modes, val);
+			listed |= modes == MODES_SUPPORTED;
 			seen++;
 		} else if (nd_span_eq(key, "Speed")) {
 			parse_speed(out, val);
@@ -105,6 +107,12 @@ int nd_parse_ethtool_settings(const char *text, size_t len, struct nd_linkmodes 
 		return et_fail(&ctx, &out->st);
 	}
 	nd_status_set_known(&out->st);
+	/* "Supported link modes: Not reported" is the driver's word; no such
+	 * line (a cut paste) is no word at all. */
+	if (listed)
+		nd_status_set_known(&out->modes_st);
+	else
+		nd_status_set_unknown(&out->modes_st, "the text has no 'Supported link modes'");
 	return 0;
 }
 

@@ -216,12 +216,17 @@ static enum reg line_reg(struct nd_span t, enum reg current)
 	return current;
 }
 
-static void finish(struct nd_pcie_link *out, bool caps_denied)
+static void finish(struct nd_pcie_link *out, bool caps_denied, bool caps_listed)
 {
 	out->link_known = out->sta_gts > 0 && out->sta_width > 0;
 	if (out->link_known)
 		return;
-	if (caps_denied)
+	/* Plain `lspci` (sos's oldest file) or a trimmed paste: no capability
+	 * list says nothing of PCI Express, which is not its absence. */
+	if (!caps_listed && !caps_denied)
+		nd_strlcpy(out->link_reason, "the lspci text lists no capabilities (not lspci -vv)",
+			   sizeof(out->link_reason));
+	else if (caps_denied)
 		nd_strlcpy(out->link_reason, "lspci was run without root: capabilities not shown",
 			   sizeof(out->link_reason));
 	else if (!out->is_pcie)
@@ -240,7 +245,7 @@ int nd_parse_lspci_device(const char *text, size_t len, struct nd_pcie_link *out
 	struct nd_cursor c;
 	struct nd_span line, t;
 	enum reg reg = REG_NONE;
-	bool in_express = false, caps_denied = false;
+	bool in_express = false, caps_denied = false, caps_listed = false;
 
 	memset(out, 0, sizeof(*out));
 	nd_cursor_init(&c, text, len);
@@ -250,6 +255,7 @@ int nd_parse_lspci_device(const char *text, size_t len, struct nd_pcie_link *out
 	while (nd_next_line(&c, &line)) {
 		t = nd_span_trim(line);
 		if (nd_span_starts(t, "Capabilities:")) {
+			caps_listed = true;
 			caps_denied |= nd_span_contains(t, "<access denied>");
 			/* "Secondary PCI Express" is another capability. */
 			in_express = !out->is_pcie && nd_span_contains(t, "] Express");
@@ -306,6 +312,6 @@ int nd_parse_lspci_device(const char *text, size_t len, struct nd_pcie_link *out
 			break;
 		}
 	}
-	finish(out, caps_denied);
+	finish(out, caps_denied, caps_listed);
 	return 0;
 }

@@ -47,7 +47,7 @@ double nd_probe_clock_sec(void)
 
 void nd_counter_sample_from_facts(const struct nd_facts *facts, struct nd_counter_sample *ret)
 {
-	ret->link_known = facts->link.st.known;
+	ret->link_known = facts->link.st.known && facts->link.stats_st.known;
 	ret->link = facts->link.stats;
 	ret->softnet = facts->softnet;
 	ret->nicstats = facts->nicstats;

@@ -62,6 +62,8 @@ static int linkmodes_parse(struct nlattr **tb, void *arg)
 		nd_ethnl_bitset_walk(tb[ETHTOOL_A_LINKMODES_OURS], ours_bit, lm);
 	if (tb[ETHTOOL_A_LINKMODES_PEER])
 		nd_ethnl_bitset_walk(tb[ETHTOOL_A_LINKMODES_PEER], peer_bit, lm);
+	/* The kernel always sends its bitset: an empty one is the driver's. */
+	nd_status_set_known(&lm->modes_st);
 	return 0;
 }
 

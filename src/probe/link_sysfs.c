@@ -54,14 +54,27 @@ static void read_stats(const char *ifname, struct nd_link *link)
 		{ "rx_over_errors", offsetof(struct nd_link, stats.rx_over) },
 	};
 
+	unsigned read = 0;
+
 	for (size_t i = 0; i < ND_ARRAY_SIZE(stats); i++) {
 		char attr[64];
 		unsigned long long value;
 
 		snprintf(attr, sizeof(attr), "statistics/%s", stats[i].name);
-		if (read_attr_u64(ifname, attr, &value) == 0)
+		if (read_attr_u64(ifname, attr, &value) == 0) {
 			*(uint64_t *)((char *)link + stats[i].offset) = value;
+			read++;
+		}
 	}
+	/* A copied tree often lacks statistics/: zeros would read "no drops". */
+	if (!read) {
+		nd_status_set_unknown(&link->stats_st, "no counters in /sys/class/net/%s/statistics",
+				      ifname);
+		return;
+	}
+	nd_status_set_known(&link->stats_st);
+	snprintf(link->stats_st.source, sizeof(link->stats_st.source),
+		 "/sys/class/net/%s/statistics", ifname);
 }
 
 /* The link group needs the MTU at least; carrier and operstate when there. */
@@ -105,6 +118,7 @@ static void fill_speed(const char *ifname, struct nd_linkmodes *lm)
 		lm->duplex = !strcmp(text, "full") ? 1 : !strcmp(text, "half") ? 0 : -1;
 	nd_status_set_known(&lm->st);
 	snprintf(lm->st.source, sizeof(lm->st.source), "/sys/class/net/%s/speed", ifname);
+	nd_status_set_unknown(&lm->modes_st, "/sys/class/net/%s/speed gives no link modes", ifname);
 }
 
 void nd_probe_link_sysfs(const char *ifname, struct nd_facts *facts)

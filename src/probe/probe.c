@@ -124,6 +124,7 @@ static void default_sources(const char *ifname, struct nd_facts *facts, bool liv
 		{ offsetof(struct nd_facts, cpus.st), "/sys/devices/system/cpu",
 		  "/sys/devices/system/cpu" },
 	};
+	struct nd_sysctl *ctl = (struct nd_sysctl *)&facts->sysctl;
 
 	for (size_t i = 0; i < ND_ARRAY_SIZE(table); i++) {
 		struct nd_status *st = (struct nd_status *)((char *)facts + table[i].offset);
@@ -135,6 +136,10 @@ static void default_sources(const char *ifname, struct nd_facts *facts, bool liv
 		if (nd_probe_record() && st->source[0] == '/')
 			memmove(st->source, st->source + 1, strlen(st->source));
 	}
+	/* proc/sys copied into a bundle: named as the bundle names it. */
+	for (size_t i = 0; nd_probe_record() && i < sizeof(facts->sysctl) / sizeof(*ctl); i++)
+		if (ctl[i].source[0] == '/')
+			memmove(ctl[i].source, ctl[i].source + 1, strlen(ctl[i].source));
 }
 
 static void probe_host(struct nd_facts *facts)

@@ -259,6 +259,7 @@ void nd_probe_rtnl(const char *ifname, struct nd_facts *facts)
 		nd_status_set_unknown(&facts->qdisc.st, "rtnetlink: %s", strerror(-r));
 	} else {
 		nd_status_set_known(&facts->link.st);
+		nd_status_set_known(&facts->link.stats_st);
 		probe_shapers(sk, facts->link.ifindex, &facts->qdisc);
 	}
 	nl_socket_free(sk);

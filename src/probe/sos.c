@@ -139,6 +139,7 @@ static void fill_link(const char *ifname, struct nd_facts *facts)
 	const char *name = iplink_files[0];
 	char *text = NULL;
 	size_t len = 0;
+	bool stats = false;
 	int r = nd_sos_read_first(iplink_files, ND_ARRAY_SIZE(iplink_files), &text, &len, &name);
 
 	memset(&facts->link, 0, sizeof(facts->link));
@@ -146,10 +147,17 @@ static void fill_link(const char *ifname, struct nd_facts *facts)
 		nd_sos_missing(&facts->link.st, name, r, NULL);
 		return;
 	}
-	r = nd_parse_iplink(text, len, ifname, &facts->link, NULL);
+	r = nd_parse_iplink(text, len, ifname, &facts->link, &stats);
 	free(text);
-	if (r == 0)
-		nd_strlcpy(facts->link.st.source, name, sizeof(facts->link.st.source));
+	if (r < 0)
+		return;
+	nd_strlcpy(facts->link.st.source, name, sizeof(facts->link.st.source));
+	if (stats) {
+		nd_status_set_known(&facts->link.stats_st);
+		nd_strlcpy(facts->link.stats_st.source, name, sizeof(facts->link.stats_st.source));
+	} else {
+		nd_status_set_unknown(&facts->link.stats_st, "'%s' has no RX/TX counters", name);
+	}
 }
 
 static void fill_qdisc(const char *ifname, struct nd_facts *facts)

@@ -84,8 +84,10 @@ static void fill_sysctls(struct nd_facts *facts)
 		struct nd_sysctl *got = (struct nd_sysctl *)text_ctls;
 
 		for (size_t i = 0; i < n; i++)
-			if (!have[i].known && got[i].known)
+			if (!have[i].known && got[i].known) {
 				have[i] = got[i];
+				nd_strlcpy(have[i].source, rel, sizeof(have[i].source));
+			}
 	}
 	free(text);
 	free(text_ctls);

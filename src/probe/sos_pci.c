@@ -125,9 +125,14 @@ static int from_lspci(const char *address, struct nd_pcie_link *link, char *sour
 	if (r == 0)
 		r = nd_parse_lspci_device(block.text, block.len, link);
 	free(text);
-	if (r == 0)
-		nd_strlcpy(source, name, size);
-	return r;
+	if (r < 0)
+		return r;
+	nd_strlcpy(source, name, size);
+	/* Only a capability list without Express says "not PCIe"; no list
+	 * (plain lspci, no root) leaves the link unread. */
+	if (!link->link_known && !link->is_pcie && !strstr(link->link_reason, "no PCI Express"))
+		return -ENODATA;
+	return 0;
 }
 
 /* Bytes first, lspci's text second; 0 when either gave the function. */
@@ -142,7 +147,18 @@ static int fill_one(const char *address, struct nd_pcie_link *link, char *source
 		nd_strlcpy(proc_reason, link->link_reason, sizeof(proc_reason));
 	memset(link, 0, sizeof(*link));
 	r = from_lspci(address, link, source, size);
-	if (r < 0) {
+	if (r == -ENODATA) {
+		char why[ND_REASON_LEN];
+
+		nd_strlcpy(why, link->link_reason, sizeof(why));
+		memset(link, 0, sizeof(*link));
+		/* A reason cut short still names the function and the file first. */
+		if (snprintf(link->link_reason, sizeof(link->link_reason), "%s in '%s': %s%s%s",
+			     address, source, why, proc_reason[0] ? "; " : "",
+			     proc_reason) >= (int)sizeof(link->link_reason))
+			link->link_reason[sizeof(link->link_reason) - 1] = '\0';
+		source[0] = '\0';
+	} else if (r < 0) {
 		memset(link, 0, sizeof(*link));
 		snprintf(link->link_reason, sizeof(link->link_reason),
 			 "%s%s%s not in the sosreport's proc/bus/pci nor its lspci -vv text",

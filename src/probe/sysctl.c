@@ -31,6 +31,7 @@ static void read_sysctl(const char *path, struct nd_sysctl *ctl)
 	int r = nd_sysroot_read_line(path, ctl->text, sizeof(ctl->text));
 
 	memset(ctl->reason, 0, sizeof(ctl->reason));
+	memset(ctl->source, 0, sizeof(ctl->source));
 	if (r < 0) {
 		ctl->known = false;
 		ctl->text[0] = '\0';
@@ -42,6 +43,7 @@ static void read_sysctl(const char *path, struct nd_sysctl *ctl)
 		if (*p == '\t')
 			*p = ' ';
 	ctl->known = true;
+	nd_strlcpy(ctl->source, path, sizeof(ctl->source));
 }
 
 void nd_probe_sysctls(const char *ifname, struct nd_facts *facts)

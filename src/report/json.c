@@ -135,6 +135,24 @@ static cJSON *unreadable_json(const struct nd_facts *facts)
 	return obj;
 }
 
+/* sources.sysctl: the distinct files the sysctls were read from, in order. */
+static void sysctl_sources(const struct nd_sysctls *sysctls, cJSON *obj)
+{
+	const struct nd_sysctl *ctl = (const struct nd_sysctl *)sysctls;
+	char text[512] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < sizeof(*sysctls) / sizeof(*ctl); i++) {
+		if (!ctl[i].known || !ctl[i].source[0] || strstr(text, ctl[i].source) ||
+		    used >= sizeof(text))
+			continue;
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s",
+					 used ? ", " : "", ctl[i].source);
+	}
+	if (text[0])
+		cJSON_AddStringToObject(obj, "sysctl", text);
+}
+
 /* Which file or interface each group was read from (the evidence of an
  * offline diagnosis: a support engineer can check the reading). */
 static cJSON *sources_json(const struct nd_facts *facts)
@@ -148,6 +166,8 @@ static cJSON *sources_json(const struct nd_facts *facts)
 		if (st->source[0])
 			cJSON_AddStringToObject(obj, fact_groups[i].name, st->source);
 	}
+	if (obj)
+		sysctl_sources(&facts->sysctl, obj);
 	return obj;
 }
 

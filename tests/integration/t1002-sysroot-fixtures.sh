@@ -31,7 +31,7 @@ done
 for fixture in "$FIXTURES"/healthy-*/; do
 	fixture=${fixture%/}
 	test_expect_success "fixture $(basename "$fixture"): no warning, no critical, exit 0" '
-		ifname=$(ls "$fixture/sys/class/net" | head -n 1) &&
+		ifname=$(fixture_iface "$fixture") &&
 		"$ND" diagnose "$ifname" --sysroot "$fixture" --json >report.json &&
 		! nd_findings <report.json | grep -E " (warning|critical)$"
 	'

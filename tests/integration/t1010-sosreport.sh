@@ -68,16 +68,41 @@ test_expect_success 'the evidence names the file each group came from' '
 	qdisc sos_commands/networking/tc_-s_qdisc_show
 	rings sos_commands/networking/ethtool_-g_ens3
 	softnet proc/net/softnet_stat
+	sysctl sos_commands/kernel/sysctl_-a
 	EOT
 	test_cmp expect actual &&
 	jget tree.json "[f[\"evidence\"].get(\"source\") for f in d[\"findings\"] if f[\"id\"] == \"queues.single\"][0]" >qsrc &&
 	grep -q "sos_commands/networking/ethtool_-l_ens3" qsrc
 '
 
+test_expect_success 'the sysctl checks name the file their sysctls came from' '
+	jget tree.json "[f[\"evidence\"].get(\"source\") for f in d[\"findings\"] if f[\"id\"] == \"sysctl.backlog_low\"][0]" >bsrc &&
+	echo "sos_commands/kernel/sysctl_-a, proc/net/softnet_stat" >expect &&
+	test_cmp expect bsrc &&
+	cp -a "$SOS" procsys && mkdir -p procsys/proc/sys/net/core &&
+	echo 4194304 >procsys/proc/sys/net/core/rmem_max &&
+	"$ND" diagnose ens3 --sysroot procsys --json >procsys.json; test $? -le 2 &&
+	jget procsys.json "[f[\"evidence\"].get(\"source\") for f in d[\"findings\"] if f[\"id\"] == \"sysctl.rmem_max_low\"][0]" >rsrc &&
+	echo "proc/sys/net/core/rmem_max, sos_commands/kernel/sysctl_-a" >expect &&
+	test_cmp expect rsrc &&
+	test "$(jget procsys.json "d[\"sources\"][\"sysctl\"]")" = "proc/sys/net/core/rmem_max, sos_commands/kernel/sysctl_-a"
+'
+
 test_expect_success 'PCIe downgrade from lspci text alone (no proc/bus/pci)' '
 	{ "$ND" diagnose ens1f0np0 --sysroot "$FIXTURES/sos-cx4lx-x4" --json >cx4.json; test $? -eq 1; } &&
 	test "$(nd_severity pcie.link_downgraded <cx4.json)" = warning &&
 	test "$(jget cx4.json "d[\"sources\"][\"pci\"]")" = sos_commands/pci/lspci_-nnvv
+'
+
+test_expect_success 'plain lspci text (no capability list) leaves the PCIe link unknown, not "not PCIe"' '
+	cp -a "$FIXTURES/sos-cx4lx-x4" plain &&
+	head -n 1 plain/sos_commands/pci/lspci_-nnvv >plain/lspci.one &&
+	mv plain/lspci.one plain/sos_commands/pci/lspci_-nnvv &&
+	"$ND" diagnose ens1f0np0 --sysroot plain --json >plain.json; test $? -le 2 &&
+	test "$(nd_severity pcie.link_downgraded <plain.json)" = unknown &&
+	jget plain.json "d[\"unreadable\"][\"pci\"]" >reason &&
+	echo "0000:08:00.0 in '"'"'sos_commands/pci/lspci_-nnvv'"'"': the lspci text lists no capabilities (not lspci -vv)" >expect &&
+	test_cmp expect reason
 '
 
 test_expect_success 'PCIe downgrade from the config bytes in proc/bus/pci, through libpci' '

@@ -84,10 +84,12 @@ static inline struct nd_facts *facts_new(void)
 	facts->cpus.n_online = 4;
 	facts->cpus.governor_known = true;
 	nd_status_set_known(&facts->link.st);
+	nd_status_set_known(&facts->link.stats_st);
 	facts->link.mtu = 1500;
 	facts->link.stats.rx_packets = 1000000000;
 	nd_strlcpy(facts->link.qdisc, "mq", sizeof(facts->link.qdisc));
 	nd_status_set_known(&facts->linkmodes.st);
+	nd_status_set_known(&facts->linkmodes.modes_st);
 	facts->linkmodes.speed_mbps = 10000;
 	nd_status_set_known(&facts->qdisc.st);
 	nd_status_set_known(&facts->nicstats.st);

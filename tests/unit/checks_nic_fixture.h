@@ -42,6 +42,7 @@ static inline void healthy_linkmodes(struct nd_linkmodes *lm)
 	};
 
 	nd_status_set_known(&lm->st);
+	nd_status_set_known(&lm->modes_st);
 	lm->speed_mbps = 25000;
 	lm->duplex = 1;
 	lm->autoneg = true;
@@ -160,6 +161,7 @@ static inline void add_stat(struct nd_nicstats *stats, const char *name, uint64_
 static inline void healthy_link(struct nd_link *link)
 {
 	nd_status_set_known(&link->st);
+	nd_status_set_known(&link->stats_st);
 	link->mtu = 1500;
 	link->min_mtu = 68;
 	link->max_mtu = 9702;

@@ -250,6 +250,56 @@ static struct nd_facts *from_text(const char *text, bool full)
 	return f;
 }
 
+/* A part's status (the link's counters, the link modes): kept with its
+ * reason; absent in an older snapshot, known as its group; malformed, the
+ * group is unknown. */
+static void test_part_status(void **state)
+{
+	struct nd_facts *in = facts_new(), *out, *f;
+
+	(void)state;
+	fill_netlink(in);
+	nd_status_set_unknown(&in->link.stats_st, "no counters in /sys/class/net/eth0/statistics");
+	nd_status_set_unknown(&in->linkmodes.modes_st, "/sys/class/net/eth0/speed gives no link modes");
+	in->sysctl.rmem_max.known = true;
+	nd_strlcpy(in->sysctl.rmem_max.text, "212992", sizeof(in->sysctl.rmem_max.text));
+	nd_strlcpy(in->sysctl.rmem_max.source, "sos_commands/kernel/sysctl_-a",
+		   sizeof(in->sysctl.rmem_max.source));
+	out = round_trip(in, true);
+	assert_true(out->link.st.known);
+	assert_false(out->link.stats_st.known);
+	assert_string_equal(out->link.stats_st.reason,
+			    "no counters in /sys/class/net/eth0/statistics");
+	assert_false(out->linkmodes.modes_st.known);
+	assert_string_equal(out->linkmodes.modes_st.reason,
+			    "/sys/class/net/eth0/speed gives no link modes");
+	assert_string_equal(out->sysctl.rmem_max.source, "sos_commands/kernel/sysctl_-a");
+	free(out);
+	nd_status_set_known(&in->link.stats_st);
+	out = round_trip(in, false);
+	assert_true(out->link.stats_st.known);
+	free(out);
+	free(in);
+	f = from_text("{\"link\":{\"known\":true,\"ifindex\":2,\"mtu\":1500,\"min_mtu\":68,"
+		      "\"max_mtu\":9000,\"operstate\":\"up\",\"carrier\":true,\"rx_queues\":1,"
+		      "\"tx_queues\":1,\"qdisc\":\"mq\",\"mac\":\"\",\"stats\":{\"rx_bytes\":1,"
+		      "\"tx_bytes\":1,\"rx_packets\":1,\"tx_packets\":1,\"rx_errors\":0,"
+		      "\"tx_errors\":0,\"rx_dropped\":0,\"tx_dropped\":0,\"rx_missed\":0,"
+		      "\"rx_fifo\":0,\"rx_over\":0}}}", false);
+	assert_true(f->link.st.known);
+	assert_true(f->link.stats_st.known);	/* written before stats_st: netlink's */
+	free(f);
+	f = from_text("{\"link\":{\"known\":true,\"ifindex\":2,\"mtu\":1500,\"min_mtu\":68,"
+		      "\"max_mtu\":9000,\"operstate\":\"up\",\"carrier\":true,\"rx_queues\":1,"
+		      "\"tx_queues\":1,\"qdisc\":\"mq\",\"mac\":\"\",\"stats\":{\"rx_bytes\":1,"
+		      "\"tx_bytes\":1,\"rx_packets\":1,\"tx_packets\":1,\"rx_errors\":0,"
+		      "\"tx_errors\":0,\"rx_dropped\":0,\"tx_dropped\":0,\"rx_missed\":0,"
+		      "\"rx_fifo\":0,\"rx_over\":0},\"stats_st\":{\"known\":1}}}", false);
+	assert_false(f->link.st.known);
+	assert_non_null(strstr(f->link.st.reason, "stats_st"));
+	free(f);
+}
+
 static void test_not_an_object(void **state)
 {
 	struct nd_facts *f = facts_new();
@@ -462,6 +512,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_full),
 		cmocka_unit_test(test_round_trip_netlink),
+		cmocka_unit_test(test_part_status),
 		cmocka_unit_test(test_not_an_object),
 		cmocka_unit_test(test_missing_and_bad_status),
 		cmocka_unit_test(test_wrong_types_and_ranges),

@@ -129,6 +129,26 @@ static void test_nn_ids_and_no_express(void **state)
 	assert_int_equal(nd_parse_lspci_device("garbage\n", 8, &l), -EINVAL);
 }
 
+/* A header line with nothing below (plain lspci): no capability list is
+ * no word on PCI Express, unlike a list without it. */
+static void test_no_capability_list(void **state)
+{
+	static const char plain[] = "05:00.0 Ethernet controller: Intel Corporation Ethernet "
+				    "Controller 10G X550T (rev 01)\n";
+	static const char conventional[] = "05:00.0 Ethernet controller: Some PCI NIC\n"
+					   "\tControl: I/O- Mem+ BusMaster+\n"
+					   "\tCapabilities: [dc] Power Management version 2\n";
+	struct nd_pcie_link l;
+
+	(void)state;
+	assert_int_equal(nd_parse_lspci_device(plain, strlen(plain), &l), 0);
+	assert_false(l.is_pcie);
+	assert_false(l.link_known);
+	assert_string_equal(l.link_reason, "the lspci text lists no capabilities (not lspci -vv)");
+	assert_int_equal(nd_parse_lspci_device(conventional, strlen(conventional), &l), 0);
+	assert_non_null(strstr(l.link_reason, "no PCI Express capability"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_mikrotik_spaces),
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_nn_ids_and_no_express),
+		cmocka_unit_test(test_no_capability_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
