@@ -74,9 +74,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
+# -MMD: a test binary is rebuilt when a header it includes changes.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libnicdoctor.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libnicdoctor.a \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -MMD -MP -MF $@.d -o $@ $< $(BUILD)/libnicdoctor.a \
 		$(LDLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
 
 build-fuzz/fuzz/%: tests/fuzz/%.c $(BUILD)/libnicdoctor.a
@@ -86,7 +87,7 @@ build-fuzz/fuzz/%: tests/fuzz/%.c $(BUILD)/libnicdoctor.a
 # The collect script is pasted in by the assembler (.incbin): -MMD cannot see it.
 $(BUILD)/src/collect_script.o: src/collect-script.sh
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(UNIT_BIN:=.d)
 
 deps:
 	@sh tests/install-deps.sh $(DEB_BUILD) $(DEB_TEST)
