@@ -45,6 +45,7 @@ struct nd_exp_target {
 	const char *ifname;		/* counters sampled during runs, NULL none */
 	int connect_timeout_ms;		/* 0: ND_EXP_CONNECT_TIMEOUT_MS */
 	bool want_peer;			/* ask a nicdoctor server for its own view */
+	const struct nd_auth_client *auth;	/* credentials for the peer, or NULL */
 };
 
 /* One run's numbers; deltas are over the run. */

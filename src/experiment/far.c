@@ -213,8 +213,12 @@ cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck)
 		set_status(peer, "silent", "the peer is not nicdoctor serve (a stock iperf3, or "
 			   "no run completed): no view of the far end");
 	} else if (cJSON_IsTrue(cJSON_GetObjectItem(view, "declined"))) {
-		set_status(peer, "declined", "the far end declined to describe itself "
-			   "(serve --no-share)");
+		/* Its reason says how its operator enables sharing; an older
+		 * serve sends none. */
+		set_status(peer, "declined", str_of(view, "reason") ? str_of(view, "reason") :
+			   "the far end declined to describe itself (it was started without "
+			   "--share, or with --no-share)");
+		nd_sanitize_json(cJSON_GetObjectItemCaseSensitive(peer, "reason"));
 	} else if (!cJSON_IsObject(report)) {
 		set_status(peer, "error", str_of(view, "error") ? str_of(view, "error") :
 			   "the far end sent no report");
