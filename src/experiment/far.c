@@ -215,9 +215,10 @@ cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck)
 	} else if (cJSON_IsTrue(cJSON_GetObjectItem(view, "declined"))) {
 		/* Its reason says how its operator enables sharing; an older
 		 * serve sends none. */
-		set_status(peer, "declined", str_of(view, "reason") ? str_of(view, "reason") :
-			   "the far end declined to describe itself (it was started without "
-			   "--share, or with --no-share)");
+		snprintf(why, sizeof(why), "the far end declined to share its report: %s",
+			 str_of(view, "reason") ? str_of(view, "reason") :
+			 "it was started with --no-share, or without --share");
+		set_status(peer, "declined", why);
 		nd_sanitize_json(cJSON_GetObjectItemCaseSensitive(peer, "reason"));
 	} else if (!cJSON_IsObject(report)) {
 		set_status(peer, "error", str_of(view, "error") ? str_of(view, "error") :

@@ -136,21 +136,21 @@ bool nd_share_allowed(const struct nd_share_policy *pol, const struct sockaddr *
 		      bool authenticated, char *why, size_t why_size)
 {
 	if (!pol->share) {
-		snprintf(why, why_size, "the far end does not share its report: start it with "
-			 "'nicdoctor serve --share' (or 'share = yes' in its config)");
+		snprintf(why, why_size, "it runs without --share (start it with 'nicdoctor serve "
+			 "--share', or 'share = yes' in its config)");
 		return false;
 	}
 	if (pol->auth_required) {
 		if (authenticated)
 			return true;
-		snprintf(why, why_size, "the far end shares only with an authenticated client "
+		snprintf(why, why_size, "it shares only with an authenticated client "
 			 "(--username, --rsa-public-key-path)");
 		return false;
 	}
 	if (nd_share_addr_is_local(peer) || nd_share_nets_match(pol, peer))
 		return true;
-	snprintf(why, why_size, "the far end shares only with clients on its own host or "
-		 "on its --share-from networks, and this client is on neither: add its "
-		 "network with 'serve --share --share-from CIDR', or use authentication");
+	snprintf(why, why_size, "it shares only with clients on its own host or on its "
+		 "--share-from networks, and this client is on neither (add this client's "
+		 "network with 'serve --share --share-from CIDR', or use authentication)");
 	return false;
 }
