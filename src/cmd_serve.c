@@ -149,6 +149,8 @@ static int setup_auth(struct serve_opts *o, struct nd_server_config *cfg)
 	}
 	if (rc < 0) {
 		nd_err("serve: %s", err);
+		nd_auth_key_free(o->auth.private_key);
+		o->auth.private_key = NULL;
 		return ND_EXIT_ENV;
 	}
 	if (!o->skew_set)

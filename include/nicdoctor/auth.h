@@ -19,6 +19,10 @@
 #define ND_AUTH_TOKEN_MAX 4096		/* base64 of a 16384-bit RSA block fits */
 #define ND_AUTH_USERS_MAX (1 << 20)	/* an authorized users file */
 
+/* The crypto library in use, "OpenSSL 3.0.19 27 Jan 2026": for
+ * `nicdoctor --version` to list beside the others. */
+const char *nd_auth_library_version(void);
+
 /* An RSA key read from a PEM file (an OpenSSL EVP_PKEY inside). */
 struct nd_auth_key;
 

@@ -34,6 +34,11 @@ struct nd_auth_key {
 	EVP_PKEY *pkey;
 };
 
+const char *nd_auth_library_version(void)
+{
+	return OpenSSL_version(OPENSSL_VERSION);
+}
+
 /* serve must never stop to ask for a passphrase on a terminal. */
 static int no_passphrase(char *buf, int size, int rwflag, void *arg)
 {

@@ -208,8 +208,9 @@ static void test_token_not_a_token(void **state)
 		"user:alice pwd: secret",
 		"user: alice\npwd:  secret",
 		"hello",
-		"user: aliceXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\n"
-		"pwd:  secret\nts:   1",			/* longer than the caller's buffer */
+		/* longer than the caller's buffer */
+		("user: aliceXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\n"
+		 "pwd:  secret\nts:   1"),
 	};
 	static const char *const garbage[] = {
 		"", "QUFB=", "!!!!", "QUFB QUFB", "QUFBQQ==", "====",
