@@ -6,7 +6,7 @@ test_require_cmd openssl python3 sha256sum
 # Loopback only.  P_AUTH: our serve with auth; P_PKCS1: the same with
 # --use-pkcs1-padding; P_SKEW: a skew threshold of two hours; P_PLAIN: no
 # auth; P_NEW: iperf3 3.21 -s with auth; P_ONE: -1 with auth.
-P_AUTH=5341 P_PKCS1=5342 P_SKEW=5343 P_PLAIN=5344 P_NEW=5345 P_ONE=5346
+P_AUTH=5341 P_PKCS1=5342 P_SKEW=5343 P_PLAIN=5344 P_NEW=5345 P_ONE=5346 P_OLD=5347
 IPERF3_NEW=${IPERF3_NEW:-$SRC_DIR/build-peers/iperf-3.21/bin/iperf3}
 TOKEN="python3 $TEST_DIR/auth-token.py"
 
@@ -171,6 +171,20 @@ test_expect_success '--use-pkcs1-padding on both ends; OAEP against it is refuse
 		--rsa-public-key-path pub.pem 2>err >/dev/null && one_line err &&
 	test_expect_code 4 bench_as secret $P_AUTH --username alice \
 		--rsa-public-key-path pub.pem --use-pkcs1-padding 2>err >/dev/null && one_line err
+'
+
+# Debian's iperf3 3.12 encrypts with PKCS#1 v1.5 (OAEP came in 3.17).
+test_expect_success 'iperf3 3.12 both ways, with --use-pkcs1-padding' '
+	IPERF3_PASSWORD=secret iperf3 -c 127.0.0.1 -p $P_PKCS1 -t 1 --username alice \
+		--rsa-public-key-path pub.pem -J >old.json &&
+	python3 -c "import json; d = json.load(open(\"old.json\")); assert \"error\" not in d, d[\"error\"]" &&
+	{ iperf3 -s -p $P_OLD $AUTH >iperf3-old.log 2>&1 & } && pid=$! &&
+	nd_atexit "kill $pid 2>/dev/null" && sleep 0.3 &&
+	bench_as secret $P_OLD --username alice --rsa-public-key-path pub.pem \
+		--use-pkcs1-padding >o.txt && grep receiver o.txt &&
+	test_expect_code 4 bench_as wrong $P_OLD --username alice \
+		--rsa-public-key-path pub.pem --use-pkcs1-padding 2>err >/dev/null &&
+	one_line err && grep "test authorization failed" err
 '
 
 test_expect_success 'hostile tokens are refused and the server goes on' '
