@@ -431,6 +431,8 @@ void *nd_server_test_main(void *arg)
 	if (!s->cfg.quiet) {
 		pthread_mutex_lock(&s->out_lock);
 		printf("Accepted connection from %s, port %u\n", sl->peer, sl->peer_port);
+		if (sl->authenticated)
+			printf("Authenticated as '%s'\n", sl->auth_user);
 		fflush(stdout);
 		pthread_mutex_unlock(&s->out_lock);
 	}

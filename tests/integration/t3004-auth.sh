@@ -74,7 +74,9 @@ test_expect_success 'bench -> serve with auth: both users authenticate' '
 	bench_as secret $P_AUTH --username alice --rsa-public-key-path pub.pem -J >a.json &&
 	python3 -c "import json; d = json.load(open(\"a.json\")); assert d[\"end\"][\"sum_received\"][\"bytes\"] > 0" &&
 	bench_as hunter2 $P_AUTH --username bob --rsa-public-key-path pub.pem >b.txt &&
-	grep "receiver" b.txt
+	grep "receiver" b.txt &&
+	grep "^Authenticated as '"'"'alice'"'"'" serve-$P_AUTH.log &&
+	grep "^Authenticated as '"'"'bob'"'"'" serve-$P_AUTH.log
 '
 
 test_expect_success 'the password is asked on the terminal without echo when IPERF3_PASSWORD is unset' '
