@@ -1,6 +1,7 @@
 /*
  * server_test.c - one test in the server's role, in its own thread:
- * parameters (capped, validated, authtoken refused), streams (TCP routed
+ * parameters (capped, validated, authenticated as iperf3 -s does when
+ * configured, any token refused otherwise), streams (TCP routed
  * by cookie, UDP by the "9876"/"6789" handshake), the run until TEST_END,
  * results both ways and a prompt close after IPERF_DONE.  No state waits
  * on a silent client longer than --rcv-timeout, and a test is admitted
