@@ -17,15 +17,15 @@ SYSCONFDIR ?= /etc
 # prefixes in PREFIX/lib/systemd/system, which systemd also reads for /usr/local.
 SYSTEMDUNITDIR ?= $(if $(filter /usr,$(PREFIX)),$(or $(shell pkg-config \
 	--variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system),$(PREFIX)/lib/systemd/system)
-PKGS     := libnl-3.0 libnl-genl-3.0 libnl-route-3.0 libpci libcjson libarchive
+PKGS     := libnl-3.0 libnl-genl-3.0 libnl-route-3.0 libpci libcjson libarchive libssl libcrypto
 # CC=clang with SAN=1 builds in build-san-clang/, beside gcc's build-san/.
 BUILD    := build$(if $(FUZZ),-fuzz,$(if $(SAN),-san$(if $(findstring clang,$(CC)),-clang)))
 
 # Debian packages the build and the tests need (`make deps` installs the missing ones).
-DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev libarchive-dev pkg-config
+DEB_BUILD := libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libpci-dev libcjson-dev libarchive-dev libssl-dev pkg-config
 DEB_TEST  := libcmocka-dev ethtool iperf3 iperf iproute2 pciutils valgrind python3 strace procps libssl-dev \
 	     clang-14 libclang-rt-14-dev \
-	     debhelper dpkg-dev lintian bash-completion systemd man-db python3-prometheus-client
+	     build-essential debhelper dpkg-dev lintian bash-completion systemd man-db python3-prometheus-client
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -pthread

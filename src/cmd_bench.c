@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "nicdoctor/auth.h"
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine_int.h"
@@ -16,6 +17,8 @@
 enum {
 	OPT_BIDIR = 256, OPT_GET_SERVER_OUTPUT, OPT_SKIP_RX_COPY, OPT_NO_GSO, OPT_RCV_TIMEOUT,
 	OPT_CONNECT_TIMEOUT, OPT_SAMPLE_IF,
+	/* Authentication (issue 17), kept together. */
+	OPT_USERNAME, OPT_RSA_PUBLIC_KEY, OPT_PKCS1,
 };
 
 static const struct option bench_options[] = {
@@ -51,6 +54,9 @@ static const struct option bench_options[] = {
 	{ "rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 	{ "sample-if", required_argument, NULL, OPT_SAMPLE_IF },
+	{ "username", required_argument, NULL, OPT_USERNAME },
+	{ "rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBLIC_KEY },
+	{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,7 +68,36 @@ static void usage(FILE *f)
 		"         [-O S] [-i S] [-R | --bidir] [-u] [-b RATE] [-l LEN] [-w SIZE] [-M MSS]\n"
 		"         [-N] [-C ALGO] [-Z] [-A CPU,...] [-B ADDR] [-4|-6] [-S TOS] [-T TITLE]\n"
 		"         [-J] [--get-server-output] [--skip-rx-copy] [--no-gso]\n"
-		"         [--rcv-timeout MS] [--connect-timeout MS] [--sample-if IF]\n");
+		"         [--rcv-timeout MS] [--connect-timeout MS] [--sample-if IF]\n"
+		"         [--username USER --rsa-public-key-path FILE [--use-pkcs1-padding]]\n");
+}
+
+/* What the authentication options name; the key is read once all are. */
+struct bench_auth {
+	const char *public_key_path;
+	struct nd_auth_client client;
+};
+
+static int parse_auth_option(int c, const char *arg, struct bench_auth *a)
+{
+	switch (c) {
+	case OPT_USERNAME: a->client.username = arg; return 0;
+	case OPT_RSA_PUBLIC_KEY: a->public_key_path = arg; return 0;
+	case OPT_PKCS1: a->client.pkcs1 = true; return 0;
+	default: return -EINVAL;
+	}
+}
+
+/* The credentials, before connecting: 0, or the exit code. */
+static int setup_auth(struct bench_auth *a)
+{
+	char err[300];
+	int rc = nd_auth_client_setup(&a->client, a->client.username, a->public_key_path, err,
+				      sizeof(err));
+
+	if (rc < 0)
+		nd_err("bench: %s", err);
+	return rc == 0 ? 0 : rc == -EINVAL ? ND_EXIT_USAGE : ND_EXIT_ENV;
 }
 
 /* Limits shared with the server's checks (params.c) and iperf3's. */
@@ -245,6 +280,7 @@ int cmd_bench(int argc, char **argv)
 	struct nd_engine_params p;
 	struct nd_client_opts o = { .text_out = stdout };
 	struct nd_engine_result *r;
+	struct bench_auth auth = { 0 };
 	cJSON *json = NULL;
 	int c, rc;
 
@@ -261,6 +297,10 @@ int cmd_bench(int argc, char **argv)
 			nd_err("bench: unknown or incomplete option '%s'", argv[optind - 1]);
 			return ND_EXIT_USAGE;
 		}
+		if (c >= OPT_USERNAME && c <= OPT_PKCS1) {
+			parse_auth_option(c, optarg, &auth);
+			continue;
+		}
 		if (parse_option(c, optarg, &p, &o.json) < 0) {
 			nd_err("bench: invalid value '%s' for --%s%s", optarg ? optarg : "",
 			       option_name(c), option_hint(c));
@@ -276,10 +316,18 @@ int cmd_bench(int argc, char **argv)
 		nd_err("-R and --bidir cannot be used together");
 		return ND_EXIT_USAGE;
 	}
+	rc = setup_auth(&auth);
+	if (rc != 0)
+		return rc;
+	if (auth.client.public_key)
+		p.auth = &auth.client;
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		nd_auth_client_clear(&auth.client);
 		return ND_EXIT_ENV;
+	}
 	rc = nd_client_run(&p, &o, r, &json);
+	nd_auth_client_clear(&auth.client);
 	if (json) {
 		char *text = cJSON_Print(json);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nicdoctor/auth.h"
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/bond.h"
@@ -45,6 +46,9 @@ struct diagnose_opts {
 	double sample_sec;		/* counter window without traffic; 0 none */
 	bool verbose;
 	enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;
+	/* --username, --rsa-public-key-path: for a peer that authenticates. */
+	const char *username, *public_key_path;
+	struct nd_auth_client auth;
 };
 
 /* Set by SIGINT/SIGTERM; the experiments stop at the next safe point. */
@@ -79,6 +83,7 @@ static void diagnose_usage(FILE *out)
 		"                          [--peer HOST[:PORT]] [--duration S] [--no-traffic]\n"
 		"                          [--trial-fixes] [--sample S] [-v|--verbose]\n"
 		"                          [--color[=auto|always|never]]\n"
+		"                          [--username USER --rsa-public-key-path FILE]\n"
 		"--peer runs the experiment plan against 'nicdoctor serve' or 'iperf3 -s'\n"
 		"(about 20 s of traffic, --duration S in total); without it a loopback\n"
 		"baseline measures host capacity.  --trial-fixes (root) applies each fix\n"
@@ -135,6 +140,8 @@ static int check_combination(const struct diagnose_opts *o)
 		bad = "--no-traffic excludes --peer, --duration and --trial-fixes";
 	else if (o->trial_fixes && !o->peer)
 		bad = "--trial-fixes needs --peer to measure each fix";
+	else if ((o->username || o->public_key_path || o->auth.pkcs1) && !o->peer)
+		bad = "--username and --rsa-public-key-path need --peer";
 	if (!bad)
 		return 0;
 	nd_err("diagnose: %s", bad);
@@ -145,7 +152,8 @@ static int check_combination(const struct diagnose_opts *o)
 static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 {
 	enum { OPT_SYSROOT = 256, OPT_FORMAT, OPT_JSON, OPT_REDACT, OPT_SKIP, OPT_ONLY,
-	       OPT_NO_TRAFFIC, OPT_PEER, OPT_DURATION, OPT_TRIAL, OPT_SAMPLE, OPT_COLOR };
+	       OPT_NO_TRAFFIC, OPT_PEER, OPT_DURATION, OPT_TRIAL, OPT_SAMPLE, OPT_COLOR,
+	       OPT_USERNAME, OPT_RSA_PUBLIC_KEY, OPT_PKCS1 };
 	static const struct option longopts[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -161,6 +169,9 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "colour", optional_argument, NULL, OPT_COLOR },
+		{ "username", required_argument, NULL, OPT_USERNAME },
+		{ "rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBLIC_KEY },
+		{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -210,6 +221,9 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 			}
 			break;
 		case 'v': o->verbose = true; break;
+		case OPT_USERNAME: o->username = optarg; break;
+		case OPT_RSA_PUBLIC_KEY: o->public_key_path = optarg; break;
+		case OPT_PKCS1: o->auth.pkcs1 = true; break;
 		case 'h': diagnose_usage(stdout); return -1;
 		default:
 			nd_err("diagnose: unknown or incomplete option '%s'", argv[optind - 1]);
@@ -368,7 +382,8 @@ static void run_experiments(const struct diagnose_opts *o, struct nd_report *rep
 {
 	double start_sec;
 	struct nd_exp_target target = { .host = o->peer_host, .port = o->peer_port,
-					.ifname = report->facts->ifname, .want_peer = true };
+					.ifname = report->facts->ifname, .want_peer = true,
+					.auth = o->auth.public_key ? &o->auth : NULL };
 	nd_exp_progress_fn progress = isatty(STDERR_FILENO) ? progress_line : NULL;
 	struct nd_finding asym;
 	char msg[400];
@@ -492,6 +507,17 @@ static bool want_color(int when)
 	return isatty(STDOUT_FILENO) && !(no_color && *no_color);
 }
 
+/* The peer's credentials, read before any traffic: 0 or an exit code. */
+static int setup_auth(struct diagnose_opts *o)
+{
+	char err[300];
+	int r = nd_auth_client_setup(&o->auth, o->username, o->public_key_path, err, sizeof(err));
+
+	if (r < 0)
+		nd_err("diagnose: %s", err);
+	return r == 0 ? 0 : r == -EINVAL ? ND_EXIT_USAGE : ND_EXIT_ENV;
+}
+
 int cmd_diagnose(int argc, char **argv)
 {
 	struct diagnose_opts o = { .format = ND_FORMAT_TEXT, .sample_sec = -1 };
@@ -504,7 +530,9 @@ int cmd_diagnose(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? ND_EXIT_OK : rc;
-	rc = nd_use_sysroot(o.sysroot);
+	rc = setup_auth(&o);
+	if (!rc)
+		rc = nd_use_sysroot(o.sysroot);
 	if (!rc)
 		rc = nd_resolve_iface(&o.ifname, default_if, sizeof(default_if));
 	if (!rc)
@@ -528,5 +556,6 @@ int cmd_diagnose(int argc, char **argv)
 	free(x);
 	nd_report_free(&report);
 	nd_facts_free(facts);
+	nd_auth_client_clear(&o.auth);
 	return rc;
 }

@@ -3,9 +3,11 @@
  * test and exits; --max-tests N runs up to N tests from different clients
  * at once, within one budget of streams and buffer memory (--max-streams,
  * --max-memory); --idle-timeout bounds every control read, --rcv-timeout
- * the silence of a client in any state.  A diagnose client
- * is told this host's own findings for the interface the test arrives on,
- * unless --no-share or "share = no" in the config file says otherwise.
+ * the silence of a client in any state.  With --share (or "share = yes" in
+ * the config file) a diagnose client is told this host's own findings for
+ * the interface the test arrives on, if consent.c allows it that client.
+ * --rsa-private-key-path and --authorized-users-path make every test
+ * authenticate as with iperf3 -s.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "nicdoctor/auth.h"
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine.h"
@@ -26,6 +29,8 @@
 enum {
 	OPT_MAX_TESTS = 256, OPT_IDLE_TIMEOUT, OPT_TESTS, OPT_NO_SHARE, OPT_CONFIG,
 	OPT_RCV_TIMEOUT, OPT_MAX_STREAMS, OPT_MAX_MEMORY,
+	/* Consent and authentication (issue 17), kept together. */
+	OPT_SHARE, OPT_SHARE_FROM, OPT_RSA_PRIVATE_KEY, OPT_AUTH_USERS, OPT_SKEW, OPT_PKCS1,
 };
 
 static const struct option serve_options[] = {
@@ -43,6 +48,12 @@ static const struct option serve_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-share", no_argument, NULL, OPT_NO_SHARE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "share", no_argument, NULL, OPT_SHARE },
+	{ "share-from", required_argument, NULL, OPT_SHARE_FROM },
+	{ "rsa-private-key-path", required_argument, NULL, OPT_RSA_PRIVATE_KEY },
+	{ "authorized-users-path", required_argument, NULL, OPT_AUTH_USERS },
+	{ "time-skew-threshold", required_argument, NULL, OPT_SKEW },
+	{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -58,41 +69,94 @@ static void on_signal(int sig)
 }
 
 struct serve_opts {
-	bool share;			/* answer diagnose clients with our findings */
-	bool no_share_flag;
+	struct nd_share_policy share;	/* who is answered with our findings */
+	bool share_flag, no_share_flag;
+	const char *share_from;
 	const char *config;		/* NULL: the default file, if it exists */
+	const char *private_key_path;
+	struct nd_auth_server auth;
+	bool skew_set;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: nicdoctor serve [-p PORT] [-1] [-B ADDR] [-4|-6] [--max-tests N]\n"
 		   "         [--max-streams N] [--max-memory SIZE] [--idle-timeout S]\n"
-		   "         [--rcv-timeout MS] [--tests N] [-q] [--no-share] [--config FILE]\n");
+		   "         [--rcv-timeout MS] [--tests N] [-q] [--config FILE]\n"
+		   "         [--share [--share-from CIDR,...] | --no-share]\n"
+		   "         [--rsa-private-key-path FILE --authorized-users-path FILE\n"
+		   "          [--time-skew-threshold S] [--use-pkcs1-padding]]\n");
 }
 
-static cJSON *peer_payload(const struct sockaddr *local, void *arg)
+static cJSON *peer_payload(const struct nd_peer_request *req, void *arg)
 {
 	const struct serve_opts *o = arg;
+	char why[300];
+	bool allowed = nd_share_allowed(&o->share, req->peer, req->authenticated, why,
+					sizeof(why));
 
-	return nd_share_payload(local, o->share);
+	return nd_share_payload(req->local, allowed, allowed ? NULL : why);
 }
 
-/* --no-share wins over the file; a missing default file means "share". */
+/* Flags win over the file; without either nothing is shared. */
 static int apply_config(struct serve_opts *o)
 {
 	const char *path = o->config ? o->config : SERVE_CONFIG_DEFAULT;
 	char err[300];
 
-	o->share = true;
+	o->share.share = false;
 	if (!o->config && access(path, F_OK) != 0)
 		goto done;
-	if (nd_share_read_config(path, &o->share, err, sizeof(err)) < 0) {
+	if (nd_share_read_config(path, &o->share.share, err, sizeof(err)) < 0) {
 		nd_err("%s", err);
 		return -EINVAL;
 	}
 done:
+	if (o->share_flag)
+		o->share.share = true;
 	if (o->no_share_flag)
-		o->share = false;
+		o->share.share = false;
+	if (o->share_from && nd_share_parse_nets(o->share_from, &o->share, err, sizeof(err)) < 0) {
+		nd_err("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* iperf3's server authentication: both files or neither, checked now so a
+ * wrong path fails at start and not at the first client. */
+static int setup_auth(struct serve_opts *o, struct nd_server_config *cfg)
+{
+	char err[300], *text = NULL;
+	size_t len;
+	int rc;
+
+	if (!o->private_key_path && !o->auth.users_path) {
+		if (!o->skew_set && !o->auth.pkcs1)
+			return 0;
+		nd_err("serve: --time-skew-threshold and --use-pkcs1-padding need "
+		       "--rsa-private-key-path and --authorized-users-path");
+		return ND_EXIT_USAGE;
+	}
+	if (!o->private_key_path || !o->auth.users_path) {
+		nd_err("serve: --rsa-private-key-path and --authorized-users-path go together");
+		return ND_EXIT_USAGE;
+	}
+	rc = nd_auth_key_load(o->private_key_path, true, &o->auth.private_key, err, sizeof(err));
+	if (rc == 0) {
+		rc = nd_auth_users_read(o->auth.users_path, &text, &len, err, sizeof(err));
+		free(text);
+	}
+	if (rc < 0) {
+		nd_err("serve: %s", err);
+		nd_auth_key_free(o->auth.private_key);
+		o->auth.private_key = NULL;
+		return ND_EXIT_ENV;
+	}
+	if (!o->skew_set)
+		o->auth.skew_threshold_sec = ND_AUTH_SKEW_DEFAULT_SEC;
+	o->share.auth_required = true;
+	cfg->auth = &o->auth;
 	return 0;
 }
 
@@ -140,6 +204,18 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		case 'q': cfg->quiet = true; break;
 		case OPT_NO_SHARE: o->no_share_flag = true; break;
 		case OPT_CONFIG: o->config = optarg; break;
+		case OPT_SHARE: o->share_flag = true; break;
+		case OPT_SHARE_FROM: o->share_from = optarg; break;
+		case OPT_RSA_PRIVATE_KEY: o->private_key_path = optarg; break;
+		case OPT_AUTH_USERS: o->auth.users_path = optarg; break;
+		case OPT_PKCS1: o->auth.pkcs1 = true; break;
+		case OPT_SKEW:
+			/* iperf3: a positive number of seconds. */
+			if (nd_parse_long(optarg, 10, 1, 86400 * 366, &v))
+				goto bad;
+			o->auth.skew_threshold_sec = (int)v;
+			o->skew_set = true;
+			break;
 		case OPT_MAX_TESTS:
 			if (nd_parse_long(optarg, 10, 1, 64, &v))
 				goto bad;
@@ -199,11 +275,15 @@ int cmd_serve(int argc, char **argv)
 		return rc > 0 ? ND_EXIT_OK : ND_EXIT_USAGE;
 	if (apply_config(&opts) < 0)
 		return ND_EXIT_USAGE;
+	rc = setup_auth(&opts, &cfg);
+	if (rc != 0)
+		return rc;
 	cfg.peer_payload = peer_payload;
 	cfg.peer_payload_arg = &opts;
 	rc = nd_server_create(&cfg, &server);
 	if (rc < 0) {
 		nd_err("cannot listen on port %u: %s", cfg.port, strerror(-rc));
+		nd_auth_key_free(opts.auth.private_key);
 		return ND_EXIT_ENV;
 	}
 	signal_target = server;
@@ -216,5 +296,6 @@ int cmd_serve(int argc, char **argv)
 	nd_server_run(server);
 	signal_target = NULL;
 	nd_server_destroy(server);
+	nd_auth_key_free(opts.auth.private_key);
 	return ND_EXIT_OK;
 }

@@ -27,7 +27,8 @@ static const struct command commands[] = {
 	  "                   [-J] ... (iperf3's client flags)" },
 	{ "serve", cmd_serve, "[-p PORT] [-1] [--max-tests N] [--max-streams N]\n"
 	  "                   [--max-memory SIZE] [--idle-timeout S] [--rcv-timeout MS]\n"
-	  "                   [-q] [--no-share]" },
+	  "                   [-q] [--share [--share-from CIDR,...] | --no-share]\n"
+	  "                   [--rsa-private-key-path FILE --authorized-users-path FILE]" },
 	{ "collect", cmd_collect, "IF -o DIR | --script" },
 	{ "checks", cmd_checks, "" },
 };

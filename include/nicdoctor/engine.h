@@ -25,6 +25,8 @@
 struct nd_engine_result;
 struct cJSON;
 struct sockaddr;
+struct nd_auth_client;
+struct nd_auth_server;
 
 /* One interval report; called from the thread that runs the test. */
 struct nd_engine_interval {
@@ -66,6 +68,8 @@ struct nd_engine_params {
 	bool want_peer;
 	struct cJSON **ret_peer;
 	const char *title;		/* -T */
+	/* --username, --rsa-public-key-path: sent as iperf3's "authtoken". */
+	const struct nd_auth_client *auth;
 	int cpus[ND_ENGINE_MAX_STREAMS];	/* -A: one CPU per stream, -1 none */
 	int cpus_count;
 	const char *ifname;		/* interface to sample; NULL: auto */
@@ -141,13 +145,22 @@ struct nd_engine_result {
 /*
  * Run one test as the client.  0 on success; -ECONNREFUSED/-ETIMEDOUT/
  * -EHOSTUNREACH when the peer cannot be reached, -EBUSY when it answers
- * busy, -EACCES when it wants authentication, -EPROTO on a protocol error,
+ * busy, -EACCES when it wants authentication or refused the credentials,
+ * -EPROTO on a protocol error,
  * -EINVAL on bad parameters.  result->error says more.
  */
 int nd_engine_run_client(const struct nd_engine_params *p, struct nd_engine_result *result);
 
 /* Server. */
 struct nd_server;
+
+/* Who asks for the far-end view: the two ends of its control connection
+ * and whether it passed the server's authentication. */
+struct nd_peer_request {
+	const struct sockaddr *local;
+	const struct sockaddr *peer;
+	bool authenticated;
+};
 
 struct nd_server_config {
 	uint16_t port;
@@ -167,10 +180,13 @@ struct nd_server_config {
 	bool json_log;			/* print each test's results as JSON */
 	bool quiet;
 	bool verbose_text;		/* print iperf3-like text per test */
-	/* Answer a client that asked for "nicdoctor_peer": called with the
-	 * control connection's local address; the object is added to the
-	 * results under that key (with this host's per-CPU shares). */
-	struct cJSON *(*peer_payload)(const struct sockaddr *local, void *arg);
+	/* --rsa-private-key-path and --authorized-users-path: every test must
+	 * authenticate, as with iperf3 -s; NULL refuses any credentials. */
+	const struct nd_auth_server *auth;
+	/* Answer a client that asked for "nicdoctor_peer"; the object is
+	 * added to the results under that key (with this host's per-CPU
+	 * shares when it holds a report). */
+	struct cJSON *(*peer_payload)(const struct nd_peer_request *req, void *arg);
 	void *peer_payload_arg;
 };
 

@@ -32,6 +32,9 @@ struct nd_slot {
 	char cookie[ND_COOKIE_LEN];
 	char peer[64];
 	uint16_t peer_port;
+	bool authenticated;	/* passed --authorized-users-path */
+	bool auth_refused;	/* not counted as a test (-1, --tests) */
+	char auth_user[64];
 	_Atomic int phase;
 	pthread_mutex_t lock;	/* guards the routed fds below */
 	pthread_cond_t cond;

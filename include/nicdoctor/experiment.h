@@ -45,6 +45,7 @@ struct nd_exp_target {
 	const char *ifname;		/* counters sampled during runs, NULL none */
 	int connect_timeout_ms;		/* 0: ND_EXP_CONNECT_TIMEOUT_MS */
 	bool want_peer;			/* ask a nicdoctor server for its own view */
+	const struct nd_auth_client *auth;	/* credentials for the peer, or NULL */
 };
 
 /* One run's numbers; deltas are over the run. */
@@ -179,7 +180,8 @@ cJSON *nd_exp_bottleneck_json(const struct nd_finding *f, const char *host);
  * end's own report (from `nicdoctor serve`) with its suspects judged on
  * what the runs measured from its side (its receive runs are our forward
  * runs, its CPUs those it reported), or why there is none (a stock iperf3
- * says nothing; `serve --no-share` declines).  *ret_bottleneck gets the far
+ * says nothing; a serve without --share, or one that does not share with
+ * this client, declines and says why).  *ret_bottleneck gets the far
  * end's binding suspect in `bottleneck` form (host "far end"), or NULL.
  */
 cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck);

@@ -19,14 +19,48 @@
 /*
  * The payload for a client whose control connection arrived on `local`:
  * {"schema", "report": <nicdoctor.report/1 of that interface>} when
- * sharing is allowed, {"schema", "declined": true} when not, or
- * {"schema", "error": "..."} when the interface cannot be probed.
- * NULL only when out of memory.
+ * sharing is allowed, {"schema", "declined": true, "reason": why} when not
+ * (why may be NULL), or {"schema", "error": "..."} when the interface
+ * cannot be probed.  NULL only when out of memory.
  */
-cJSON *nd_share_payload(const struct sockaddr *local, bool allowed);
+cJSON *nd_share_payload(const struct sockaddr *local, bool allowed, const char *why);
 
 /* Read a serve config file ("share = yes|no", '#' comments).  0, or a
  * negative errno with a one-line reason in err. */
 int nd_share_read_config(const char *path, bool *ret_share, char *err, size_t err_size);
+
+/* consent.c: who may have the report. */
+#define ND_SHARE_NETS_MAX 32
+
+struct nd_share_net {
+	int family;			/* AF_INET or AF_INET6 */
+	unsigned char addr[16];		/* network, host bits cleared */
+	unsigned prefix_len;
+};
+
+/*
+ * serve shares only when told to (--share, "share = yes"); with
+ * authentication configured only with an authenticated client, without it
+ * only with a client on this host or on one of the --share-from networks.
+ */
+struct nd_share_policy {
+	bool share;
+	bool auth_required;
+	struct nd_share_net nets[ND_SHARE_NETS_MAX];
+	int nets_count;
+};
+
+/* Add "CIDR,CIDR,..." (IPv4 and IPv6; a bare address is one host) to the
+ * policy's networks.  0, or -EINVAL with a one-line reason in err. */
+int nd_share_parse_nets(const char *text, struct nd_share_policy *pol, char *err,
+			size_t err_size);
+/* Is addr (an IPv4-mapped IPv6 address counts as IPv4) in one of them? */
+bool nd_share_nets_match(const struct nd_share_policy *pol, const struct sockaddr *addr);
+/* Is addr loopback or one of this host's own addresses? */
+bool nd_share_addr_is_local(const struct sockaddr *addr);
+/* May this client have the report?  When not, why says why and how the
+ * far end's operator enables it. */
+bool nd_share_allowed(const struct nd_share_policy *pol, const struct sockaddr *peer,
+		      bool authenticated, char *why, size_t why_size);
 
 #endif

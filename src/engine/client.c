@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "nicdoctor/auth.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine_int.h"
 
@@ -34,8 +36,11 @@ static int check_state(struct nd_test *t, int8_t st, int8_t want)
 		/* 3.12's auth refusal sends no errno int: do not wait long for it. */
 		if (nd_net_read_full(t->ctrl_fd, &err, 4, 500) == 0)
 			err = (int32_t)ntohl((uint32_t)err);
-		snprintf(t->err, sizeof(t->err), "server error %d: %s%s%s", code,
-			 nd_proto_error_text(code), err ? ": " : "", err ? strerror(err) : "");
+		snprintf(t->err, sizeof(t->err), "server error %d: %s%s%s%s", code,
+			 nd_proto_error_text(code), err ? ": " : "", err ? strerror(err) : "",
+			 code != ND_IE_AUTHTEST ? "" : t->p.auth ?
+			 " (wrong user, password or public key, or clocks too far apart)" :
+			 " (the server wants --username and --rsa-public-key-path)");
 		return code == ND_IE_AUTHTEST ? -EACCES : -EPROTO;
 	}
 	if (st == ND_SERVER_TERMINATE) {
@@ -230,6 +235,37 @@ static int exchange_results(struct nd_test *t)
 	return rc;
 }
 
+/* iperf3's "authtoken", made now: it carries the time of sending. */
+static int add_authtoken(struct nd_test *t, cJSON *params)
+{
+	char *token = NULL;
+	int rc;
+
+	if (!t->p.auth)
+		return 0;
+	rc = nd_auth_token_make(t->p.auth, (int64_t)time(NULL), &token, t->err, sizeof(t->err));
+	if (rc == 0 && !cJSON_AddStringToObject(params, "authtoken", token))
+		rc = -ENOMEM;
+	free(token);
+	return rc;
+}
+
+/* A 3.21 server that refuses the credentials just closes the connection. */
+static int expect_authorized(struct nd_test *t)
+{
+	int rc = expect_state(t, ND_CREATE_STREAMS);
+
+	if (rc == -ECONNRESET && t->p.auth)
+		snprintf(t->err, sizeof(t->err), "the server closed the connection after the "
+			 "credentials of '%s': authentication refused (wrong user, password or "
+			 "public key, or clocks too far apart)", t->p.auth->username);
+	else if (rc == -ECONNRESET)
+		snprintf(t->err, sizeof(t->err), "the server closed the connection after the "
+			 "parameters (as an iperf3 server that requires --username and "
+			 "--rsa-public-key-path does)");
+	return rc == -ECONNRESET && t->p.auth ? -EACCES : rc;
+}
+
 static int setup(struct nd_test *t)
 {
 	const struct nd_engine_params *p = &t->p;
@@ -252,10 +288,12 @@ static int setup(struct nd_test *t)
 	if (rc == 0)
 		rc = nd_params_to_json(p, &params);
 	if (rc == 0)
+		rc = add_authtoken(t, params);
+	if (rc == 0)
 		rc = nd_proto_send_json(t->ctrl_fd, params, t->timeout_ms);
 	cJSON_Delete(params);
 	if (rc == 0)
-		rc = expect_state(t, ND_CREATE_STREAMS);
+		rc = expect_authorized(t);
 	if (rc == 0)
 		rc = create_streams(t);
 	if (rc == 0)

@@ -181,7 +181,10 @@ static int reap(struct nd_server *s)
 		if (phase == ND_SLOT_DONE) {
 			pthread_join(sl->thread, NULL);
 			atomic_store(&sl->phase, ND_SLOT_FREE);
-			atomic_fetch_add(&s->tests_done, 1);
+			if (sl->auth_refused)
+				atomic_fetch_sub(&s->tests_started, 1);
+			else
+				atomic_fetch_add(&s->tests_done, 1);
 		} else if (phase != ND_SLOT_FREE) {
 			active++;
 		}
@@ -223,6 +226,8 @@ static void start_test(struct nd_server *s, struct nd_slot *sl, struct nd_pendin
 	sl->cookie[ND_COOKIE_LEN - 1] = '\0';
 	sl->routed_count = 0;
 	sl->routed_want = 0;
+	sl->authenticated = sl->auth_refused = false;
+	sl->auth_user[0] = '\0';
 	sl->peer[0] = '\0';
 	if (getpeername(pd->fd, (struct sockaddr *)&ss, &len) == 0)
 		nd_net_addr_str(&ss, sl->peer, sizeof(sl->peer), &sl->peer_port);

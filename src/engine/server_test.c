@@ -1,6 +1,7 @@
 /*
  * server_test.c - one test in the server's role, in its own thread:
- * parameters (capped, validated, authtoken refused), streams (TCP routed
+ * parameters (capped, validated, authenticated as iperf3 -s does when
+ * configured, any token refused otherwise), streams (TCP routed
  * by cookie, UDP by the "9876"/"6789" handshake), the run until TEST_END,
  * results both ways and a prompt close after IPERF_DONE.  No state waits
  * on a silent client longer than --rcv-timeout, and a test is admitted
@@ -12,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "nicdoctor/auth.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine_server.h"
 
@@ -121,6 +124,34 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 	return rc;
 }
 
+/*
+ * iperf3's authentication: without --rsa-private-key-path any credentials
+ * are refused (doc §6.10), with it every test must bring valid ones.  A
+ * refusal is SERVER_ERROR "test authorization failed", as 3.12 sends it.
+ */
+static int authorize(struct nd_slot *sl, const cJSON *params, bool has_token, char *why,
+		     size_t why_size)
+{
+	const cJSON *token = cJSON_GetObjectItemCaseSensitive(params, "authtoken");
+	const struct nd_auth_server *auth = sl->server->cfg.auth;
+	int rc = 0;
+
+	sl->authenticated = false;
+	if (!auth && has_token) {
+		snprintf(why, why_size, "authentication requested, refused");
+		rc = -EACCES;
+	} else if (auth) {
+		rc = nd_auth_check(auth, cJSON_IsString(token) ? token->valuestring : NULL,
+				   (int64_t)time(NULL), sl->auth_user, sizeof(sl->auth_user),
+				   why, why_size);
+		sl->authenticated = rc == 0;
+	}
+	if (rc < 0)
+		nd_proto_send_error(sl->ctrl_fd, ND_IE_AUTHTEST, 0,
+				    nd_server_ctrl_timeout_ms(sl->server));
+	return rc;
+}
+
 /* The client's parameters; why says what was wrong with them. */
 static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd_wire_extra *x,
 		       char *why, size_t why_size)
@@ -144,15 +175,11 @@ static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd
 	if (rc < 0)
 		return rc;
 	rc = nd_params_from_json(obj, p, x, why, why_size);
-	cJSON_Delete(obj);
-	if (rc == 0 && x->authtoken) {
-		/* We do no authentication: refuse cleanly (doc §6.10). */
-		snprintf(why, why_size, "authentication requested, refused");
-		nd_proto_send_error(fd, ND_IE_AUTHTEST, 0, to);
-		return -EACCES;
-	}
-	if (rc < 0)
+	if (rc == 0)
+		rc = authorize(sl, obj, x->authtoken, why, why_size);
+	else
 		nd_proto_send_error(fd, ND_IE_RECVPARAMS, 0, to);
+	cJSON_Delete(obj);
 	return rc;
 }
 
@@ -256,23 +283,31 @@ static char *summary_text(const struct nd_test *t)
 
 /* The far-end view a diagnose client asked for, with this host's per-CPU
  * load during the test, under "nicdoctor_peer" (stock iperf3 ignores it). */
-static void add_peer_payload(const struct nd_server_config *cfg, struct nd_test *t, cJSON *ours)
+static void add_peer_payload(const struct nd_slot *sl, struct nd_test *t, cJSON *ours)
 {
-	struct sockaddr_storage local;
-	socklen_t len = sizeof(local);
+	const struct nd_server_config *cfg = &sl->server->cfg;
+	struct sockaddr_storage local, peer;
+	socklen_t len = sizeof(local), peer_len = sizeof(peer);
+	struct nd_peer_request req = {
+		.local = (const struct sockaddr *)&local,
+		.peer = (const struct sockaddr *)&peer,
+		.authenticated = sl->authenticated,
+	};
 	cJSON *payload;
 
 	if (!t->p.want_peer || !cfg->peer_payload ||
-	    getsockname(t->ctrl_fd, (struct sockaddr *)&local, &len) < 0)
+	    getsockname(t->ctrl_fd, (struct sockaddr *)&local, &len) < 0 ||
+	    getpeername(t->ctrl_fd, (struct sockaddr *)&peer, &peer_len) < 0)
 		return;
-	payload = cfg->peer_payload((const struct sockaddr *)&local, cfg->peer_payload_arg);
+	payload = cfg->peer_payload(&req, cfg->peer_payload_arg);
 	if (!payload)
 		return;
-	cJSON_AddItemToObject(payload, "cpus", nd_test_cpu_shares_json(t));
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(payload, "declined")))
+		cJSON_AddItemToObject(payload, "cpus", nd_test_cpu_shares_json(t));
 	cJSON_AddItemToObject(ours, "nicdoctor_peer", payload);
 }
 
-static int exchange_results(const struct nd_server_config *cfg, struct nd_test *t)
+static int exchange_results(const struct nd_slot *sl, struct nd_test *t)
 {
 	cJSON *theirs = NULL, *ours = NULL;
 	char *text = NULL;
@@ -287,7 +322,7 @@ static int exchange_results(const struct nd_server_config *cfg, struct nd_test *
 	if (rc == 0)
 		rc = nd_test_results_json(t, &ours);
 	if (rc == 0)
-		add_peer_payload(cfg, t, ours);
+		add_peer_payload(sl, t, ours);
 	if (rc == 0 && t->p.get_server_output) {
 		text = summary_text(t);
 		if (text)
@@ -344,7 +379,7 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 	nd_test_finish(t);
 	atomic_store(&sl->phase, ND_SLOT_FINISHING);
 	if (rc == 0)
-		rc = exchange_results(&sl->server->cfg, t);
+		rc = exchange_results(sl, t);
 	return rc;
 }
 
@@ -397,9 +432,13 @@ void *nd_server_test_main(void *arg)
 	if (!s->cfg.quiet) {
 		pthread_mutex_lock(&s->out_lock);
 		printf("Accepted connection from %s, port %u\n", sl->peer, sl->peer_port);
+		if (sl->authenticated)
+			printf("Authenticated as '%s'\n", sl->auth_user);
 		fflush(stdout);
 		pthread_mutex_unlock(&s->out_lock);
 	}
+	/* A refused credential does not use up -1 or --tests, as in iperf3. */
+	sl->auth_refused = rc == -EACCES;
 	if (rc == 0)
 		rc = admit(sl, &p, &use, t->err, sizeof(t->err));
 	if (rc == 0)

@@ -213,8 +213,13 @@ cJSON *nd_far_peer_json(const struct nd_exp_set *set, cJSON **ret_bottleneck)
 		set_status(peer, "silent", "the peer is not nicdoctor serve (a stock iperf3, or "
 			   "no run completed): no view of the far end");
 	} else if (cJSON_IsTrue(cJSON_GetObjectItem(view, "declined"))) {
-		set_status(peer, "declined", "the far end declined to describe itself "
-			   "(serve --no-share)");
+		/* Its reason says how its operator enables sharing; an older
+		 * serve sends none. */
+		snprintf(why, sizeof(why), "the far end declined to share its report: %s",
+			 str_of(view, "reason") ? str_of(view, "reason") :
+			 "it was started with --no-share, or without --share");
+		set_status(peer, "declined", why);
+		nd_sanitize_json(cJSON_GetObjectItemCaseSensitive(peer, "reason"));
 	} else if (!cJSON_IsObject(report)) {
 		set_status(peer, "error", str_of(view, "error") ? str_of(view, "error") :
 			   "the far end sent no report");

@@ -134,6 +134,7 @@ static int run_engine(const struct nd_exp_target *target, int streams, bool reve
 	p.connect_timeout_ms = target->connect_timeout_ms > 0 ? target->connect_timeout_ms
 							       : ND_EXP_CONNECT_TIMEOUT_MS;
 	p.want_peer = target->want_peer && ret_view;
+	p.auth = target->auth;
 	p.ret_peer = p.want_peer ? ret_view : NULL;
 	for (;;) {
 		if (p.ret_peer) {

@@ -40,7 +40,7 @@ static cJSON *payload_error(cJSON *o, const char *fmt, const char *arg, int err)
 	return o;
 }
 
-cJSON *nd_share_payload(const struct sockaddr *local, bool allowed)
+cJSON *nd_share_payload(const struct sockaddr *local, bool allowed, const char *why)
 {
 	struct nd_report report;
 	struct nd_facts *facts;
@@ -52,6 +52,8 @@ cJSON *nd_share_payload(const struct sockaddr *local, bool allowed)
 		return NULL;
 	if (!allowed) {
 		cJSON_AddBoolToObject(o, "declined", true);
+		if (why)
+			cJSON_AddStringToObject(o, "reason", why);
 		return o;
 	}
 	r = nd_probe_iface_by_addr(local, ifname, sizeof(ifname));

@@ -152,7 +152,22 @@ def parsers():
                     "link": {"known": False, "reason": "x"}, "rss": {"known": 1}}))
 
 
+def auth():
+    """fuzz_auth: byte 0 picks a users file (0), a token (1), a plaintext (2)."""
+    import base64
+    import hashlib
+    h = hashlib.sha256(b"{alice}secret").hexdigest()
+    put("fuzz_auth", "users", "\0# name,sha256({name}password)\n\nbob,%s\r\nalice,%s\n"
+        % (hashlib.sha256(b"{bob}hunter2").hexdigest(), h))
+    put("fuzz_auth", "users-odd", "\0,,alice,%s,extra\nalice,\n#alice,%s\nalice" % (h, h))
+    put("fuzz_auth", "token-random", "\1" + base64.b64encode(bytes(range(256))).decode())
+    put("fuzz_auth", "token-bad", "\1QUFB=Q==")
+    put("fuzz_auth", "plain-ok", "\2user: alice\npwd:  secret\nts:   1700000000")
+    put("fuzz_auth", "plain-odd", "\2user: \npwd:  x\nts:   -9223372036854775808 trailing")
+
+
 if __name__ == "__main__":
     proto()
     udp()
     parsers()
+    auth()

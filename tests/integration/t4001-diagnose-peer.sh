@@ -32,7 +32,9 @@ test_expect_success 'two namespaces over veth (4 queues, GRO on), nicdoctor serv
 	ip -n "$NSA" link set nda up && ip -n "$NSB" link set ndb up &&
 	ip -n "$NSA" link set lo up &&
 	in_a ethtool -K nda gro on && ip netns exec "$NSB" ethtool -K ndb gro on &&
-	{ ip netns exec "$NSB" "$ND" serve -p $PORT >"$TRASH/serve.log" 2>&1 & } &&
+	# --share-from: the far end describes itself to this client network.
+	{ ip netns exec "$NSB" "$ND" serve -p $PORT --share --share-from 10.77.41.0/24 \
+		>"$TRASH/serve.log" 2>&1 & } &&
 	echo $! >"$TRASH/serve.pid" &&
 	nd_atexit "kill \$(cat $TRASH/serve.pid) 2>/dev/null" &&
 	sleep 0.5

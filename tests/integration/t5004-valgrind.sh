@@ -92,6 +92,28 @@ test_expect_success 'UDP bench against serve under valgrind' '
 	clean ubench.vg && clean userve.vg
 '
 
+test_expect_success 'authentication under valgrind: a refused and an accepted client' '
+	PORT=$((PORT + 2))
+	command -v openssl >/dev/null && command -v sha256sum >/dev/null &&
+	openssl genrsa -out priv.pem 2048 2>/dev/null &&
+	openssl rsa -in priv.pem -pubout -out pub.pem 2>/dev/null &&
+	printf "alice,%s\n" "$(printf "{%s}%s" alice secret | sha256sum | cut -d" " -f1)" >users.csv &&
+	{ vg aserve.vg "$ND" serve -p $PORT -1 -q --rsa-private-key-path priv.pem \
+		--authorized-users-path users.csv & } &&
+	srv=$! &&
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null" &&
+	for i in $(seq 100); do
+		ss -Hltn "sport = :$PORT" | grep -q . && break
+		sleep 0.1
+	done &&
+	{ IPERF3_PASSWORD=wrong vg abad.vg "$ND" bench -c 127.0.0.1 -p $PORT -t 1 \
+		--username alice --rsa-public-key-path pub.pem >/dev/null 2>&1; test $? = 4; } &&
+	IPERF3_PASSWORD=secret vg agood.vg "$ND" bench -c 127.0.0.1 -p $PORT -t 1 \
+		--username alice --rsa-public-key-path pub.pem >agood.out &&
+	wait $srv &&
+	clean abad.vg && clean agood.vg && clean aserve.vg
+'
+
 # fix --revert on a veth in a private network and UTS namespace, with the
 # journal in the scratch directory: it never reaches the host's settings.
 NS=nd-t5004-$$

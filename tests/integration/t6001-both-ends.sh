@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='both ends: nicdoctor serve describes the far host; its receive-side suspects are judged and attributed to it; --no-share declines; a stock iperf3 server yields no far-end section'
+test_description='both ends: nicdoctor serve --share --share-from describes the far host; its receive-side suspects are judged and attributed to it; --no-share declines; a stock iperf3 server yields no far-end section'
 . ./test-lib.sh
 test_require_root
 test_require_cmd ip ethtool python3 iperf3 taskset
@@ -53,7 +53,9 @@ test_expect_success 'two namespaces; the receiving side has one RX channel and R
 	in_b ethtool -K ndb tso off gso off gro off >/dev/null &&
 	in_b ethtool -L ndb rx 1 &&
 	in_b sh -c "echo 0 > /sys/class/net/ndb/queues/rx-0/rps_cpus" &&
-	serve_bg $PORT && serve_bg $NOSHARE_PORT --no-share &&
+	# The client is on another host: sharing needs --share and its network.
+	serve_bg $PORT --share --share-from 10.77.61.0/24 &&
+	serve_bg $NOSHARE_PORT --share --share-from 10.77.61.0/24 --no-share &&
 	{ ip netns exec "$NSB" iperf3 -s -p $IPORT >/dev/null 2>&1 & } &&
 	nd_atexit "kill $! 2>/dev/null"
 '
@@ -112,8 +114,10 @@ test_expect_success 'serve --no-share: the far end declines, the report says so'
 	{ diag --peer 10.77.61.2:$NOSHARE_PORT --duration 3 --json >report.json; test $? -le 2; } &&
 	test "$(peer status <report.json)" = declined &&
 	test "$(peer report <report.json)" = None &&
+	test "$(peer reason <report.json)" = "the far end declined to share its report: it runs without --share (start it with '"'"'nicdoctor serve --share'"'"', or '"'"'share = yes'"'"' in its config)" &&
 	{ diag --peer 10.77.61.2:$NOSHARE_PORT --duration 3 >report.txt; test $? -le 2; } &&
-	grep "declined" report.txt
+	grep "declined" report.txt &&
+	grep "nicdoctor serve --share" report.txt
 '
 
 test_expect_success 'a stock iperf3 3.12 server: the runs complete, no far-end findings' '

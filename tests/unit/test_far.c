@@ -151,6 +151,36 @@ static void test_declined_silent_and_error(void **state)
 	}
 }
 
+/* A declined far end's reason (why, and how its operator enables sharing)
+ * is the report's, cleaned; an older serve's bare "declined" gets ours. */
+static void test_declined_reason(void **state)
+{
+	static const char *const views[] = {
+		"{\"schema\":\"nicdoctor.peer/1\",\"declined\":true,"
+		"\"reason\":\"it runs without --share\\u001b[2J\"}",
+		"{\"schema\":\"nicdoctor.peer/1\",\"declined\":true,\"reason\":5}",
+	};
+	static const char *const reasons[] = {
+		"the far end declined to share its report: it runs without --share\xef\xbf\xbd[2J",
+		"the far end declined to share its report: it was started with --no-share, "
+		"or without --share",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ND_ARRAY_SIZE(views); i++) {
+		struct nd_exp_set *set = peer_set(3, views[i]);
+		cJSON *bottleneck = NULL, *peer = nd_far_peer_json(set, &bottleneck);
+
+		assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(peer, "status")),
+				    "declined");
+		assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(peer, "reason")),
+				    reasons[i]);
+		cJSON_Delete(peer);
+		nd_exp_set_release(set);
+		free(set);
+	}
+}
+
 /* Without a view, a failed plan says why instead of "silent". */
 static void test_plan_failures(void **state)
 {
@@ -262,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_receive_bottleneck_is_the_far_ends),
 		cmocka_unit_test(test_load_spread_on_the_far_end_refutes),
 		cmocka_unit_test(test_declined_silent_and_error),
+		cmocka_unit_test(test_declined_reason),
 		cmocka_unit_test(test_plan_failures),
 		cmocka_unit_test(test_hostile_far_report),
 		cmocka_unit_test(test_no_peer_no_section),
