@@ -9,8 +9,10 @@
 #include <archive.h>
 #include <cjson/cJSON.h>
 #include <netlink/version.h>
+#include <openssl/opensslv.h>
 #include <pci/pci.h>
 
+#include "nicdoctor/auth.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/version.h"
 
@@ -29,5 +31,7 @@ int nd_version_print(FILE *out)
 	fprintf(out, "libarchive %s (running %d.%d.%d)\n", ARCHIVE_VERSION_ONLY_STRING,
 		archive_version_number() / 1000000, archive_version_number() / 1000 % 1000,
 		archive_version_number() % 1000);
+	fprintf(out, "OpenSSL %s (running %s)\n", OPENSSL_FULL_VERSION_STR,
+		nd_auth_library_version());
 	return ferror(out) ? -EIO : 0;
 }

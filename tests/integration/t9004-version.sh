@@ -11,7 +11,8 @@ test_expect_success '--version: the version, then each library with its version;
 	echo "nicdoctor $V" >expect &&
 	head -n 1 out >actual &&
 	test_cmp expect actual &&
-	for lib in "libnl libnl-3.0" "libpci libpci" "cJSON libcjson" "libarchive libarchive"; do
+	for lib in "libnl libnl-3.0" "libpci libpci" "cJSON libcjson" "libarchive libarchive" \
+		"OpenSSL openssl"; do
 		set -- $lib
 		echo "$1 $(pkg-config --modversion $2)"
 	done >expect &&
@@ -23,7 +24,8 @@ test_expect_success '--version: the run-time versions of the libraries that repo
 	grep -q "^libnl [0-9.]* (running [0-9]*\.[0-9]*\.[0-9]*)$" out &&
 	grep -q "^libpci [0-9.]* (PCI_LIB_VERSION 0x[0-9a-f]\{6\})$" out &&
 	grep -q "^cJSON [0-9.]* (running [0-9]*\.[0-9]*\.[0-9]*)$" out &&
-	grep -q "^libarchive [0-9.]* (running [0-9]*\.[0-9]*\.[0-9]*)$" out
+	grep -q "^libarchive [0-9.]* (running [0-9]*\.[0-9]*\.[0-9]*)$" out &&
+	grep -q "^OpenSSL [0-9.]* (running OpenSSL [0-9.]* .*)$" out
 '
 
 test_expect_success '-V is --version' '
