@@ -26,6 +26,7 @@ static const struct nd_probe_source sources[] = {
 	{ "sysctls", false, nd_probe_sysctls },
 	{ "cpus", false, nd_probe_cpus },
 	{ "tools", false, nd_probe_tools },
+	{ "queue_table", false, nd_probe_queue_table },	/* after rtnl, drvinfo, queues */
 };
 
 static struct {
