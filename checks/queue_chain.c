@@ -182,3 +182,25 @@ cJSON *nd_chain_to_json(const struct nd_chain *c, const uint64_t *deltas)
 	}
 	return arr;
 }
+
+void nd_chain_add_evidence(const struct nd_facts *facts, cJSON *evidence)
+{
+	struct nd_chain *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return;
+	nd_queue_chain_build(facts, c);
+	if (c->count)
+		cJSON_AddItemToObject(evidence, "queue_chain", nd_chain_to_json(c, NULL));
+	free(c);
+}
+
+bool nd_chain_irq_serves_queue(const struct nd_chain *c, const struct nd_irq *irq)
+{
+	if (!c || !c->kernel_irqs)
+		return nd_irq_is_queue(irq);
+	for (unsigned i = 0; i < c->count; i++)
+		if (c->r[i].irq >= 0 && (unsigned)c->r[i].irq == irq->irq)
+			return true;
+	return false;
+}

@@ -72,4 +72,12 @@ const struct nd_chain_row *nd_chain_find(const struct nd_chain *c, unsigned kind
 struct cJSON;
 struct cJSON *nd_chain_to_json(const struct nd_chain *c, const uint64_t *deltas);
 
+/* The chain into a finding's evidence as "queue_chain" (when any queue is
+ * known): what the IRQ, queue, RSS and RPS checks show. */
+void nd_chain_add_evidence(const struct nd_facts *facts, struct cJSON *evidence);
+
+/* Whether an IRQ serves a queue: the kernel's napi -> IRQ links where it
+ * gave any (c->kernel_irqs), else the IRQ's name (not config, async...). */
+bool nd_chain_irq_serves_queue(const struct nd_chain *c, const struct nd_irq *irq);
+
 #endif
