@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	  "                   [-q] [--no-share]" },
 	{ "collect", cmd_collect, "IF -o DIR | --script" },
 	{ "checks", cmd_checks, "" },
+	{ "watch", cmd_watch, "[IF] [-i S] [-n COUNT] [--json]" },
 };
 
 static void usage(FILE *out)
