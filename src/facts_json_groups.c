@@ -170,6 +170,7 @@ static const struct nd_jfield irqs_fields[] = {
 	ND_JF_ARR(S, column_cpu, ND_J_ARR_UINT, n_cpu_columns, NULL),
 	ND_JF_ARR(S, irq, ND_J_ARR_OBJ, count, irq_fields),
 	ND_JF_BOOL(S, irqbalance_running), ND_JF_BOOL(S, irqbalance_known),
+	ND_JF_STR(S, list_source),
 	ND_JF_END
 };
 #undef S

@@ -197,6 +197,9 @@ struct nd_irqs {
 	struct nd_irq irq[ND_MAX_IRQS];
 	bool irqbalance_running;
 	bool irqbalance_known;
+	/* Where the IRQ numbers came from: "msi_irqs", "netdev" (the queues'
+	 * napi-get IRQs), "irq names" (action names in /proc/interrupts). */
+	char list_source[16];
 };
 
 struct nd_softnet_cpu {

@@ -24,7 +24,9 @@
 #include "raw_fixture.h"
 
 #include "nicdoctor/parse_text.h"
+#include "nicdoctor/probe.h"
 #include "nicdoctor/queues.h"
+#include "nicdoctor/sysroot.h"
 
 static void *read_file(const char *path, size_t *ret_len)
 {
@@ -379,6 +381,31 @@ static void test_chain_kernel_irqs(void **state)
 	free(f);
 }
 
+/* No msi_irqs and no name to match: the IRQs the kernel linked to the
+ * queues (napi-get) name the interface's interrupts. */
+static void test_irqs_from_netdev(void **state)
+{
+	struct nd_facts *f = calloc(1, sizeof(*f));
+
+	(void)state;
+	assert_int_equal(nd_sysroot_set("tests/fixtures/healthy-x16"), 0);
+	nd_probe_irqs("nosuch0", f);
+	assert_false(f->irqs.st.known);
+	assert_string_equal(f->irqs.list_source, "irq names");
+	nd_status_set_known(&f->queue_table.st);
+	nd_queue_row_get(&f->queue_table, ND_QUEUE_RX, 0)->irq = 109;
+	nd_queue_row_get(&f->queue_table, ND_QUEUE_TX, 0)->irq = 109;
+	nd_queue_row_get(&f->queue_table, ND_QUEUE_RX, 1)->irq = 110;
+	nd_probe_irqs("nosuch0", f);
+	nd_sysroot_set(NULL);
+	assert_true(f->irqs.st.known);
+	assert_string_equal(f->irqs.list_source, "netdev");
+	assert_int_equal(f->irqs.count, 2);
+	assert_int_equal(f->irqs.irq[0].irq, 109);
+	assert_int_equal(f->irqs.irq[0].per_cpu[8], 395218);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_table_driver_sources),
 		cmocka_unit_test(test_chain_from_names),
 		cmocka_unit_test(test_chain_kernel_irqs),
+		cmocka_unit_test(test_irqs_from_netdev),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
