@@ -204,3 +204,18 @@ bool nd_chain_irq_serves_queue(const struct nd_chain *c, const struct nd_irq *ir
 			return true;
 	return false;
 }
+
+bool nd_facts_irq_serves_queue(const struct nd_facts *facts, const struct nd_irq *irq)
+{
+	const struct nd_queue_table *qt = &facts->queue_table;
+	bool kernel_irqs = false;
+
+	for (unsigned i = 0; qt->st.known && i < qt->count && i < ND_MAX_QUEUE_ROWS; i++) {
+		if (qt->q[i].irq < 0)
+			continue;
+		kernel_irqs = true;
+		if ((unsigned)qt->q[i].irq == irq->irq)
+			return true;
+	}
+	return !kernel_irqs && nd_irq_is_queue(irq);
+}

@@ -79,5 +79,7 @@ void nd_chain_add_evidence(const struct nd_facts *facts, struct cJSON *evidence)
 /* Whether an IRQ serves a queue: the kernel's napi -> IRQ links where it
  * gave any (c->kernel_irqs), else the IRQ's name (not config, async...). */
 bool nd_chain_irq_serves_queue(const struct nd_chain *c, const struct nd_irq *irq);
+/* The same from the facts' queue table, without building a chain. */
+bool nd_facts_irq_serves_queue(const struct nd_facts *facts, const struct nd_irq *irq);
 
 #endif

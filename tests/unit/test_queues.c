@@ -373,6 +373,14 @@ static void test_chain_kernel_irqs(void **state)
 	assert_non_null(strstr(text, "\"queue\":\"rx-1\",\"irq\":42,\"irq_source\":\"netdev\""));
 	free(text);
 	cJSON_Delete(j);
+	/* Kernel links decide which IRQs serve queues, whatever their names. */
+	assert_true(nd_chain_irq_serves_queue(c, &f->irqs.irq[2]));	/* 42: linked */
+	assert_false(nd_chain_irq_serves_queue(c, &f->irqs.irq[1]));	/* 41: not linked */
+	assert_false(nd_facts_irq_serves_queue(f, &f->irqs.irq[1]));
+	assert_true(nd_facts_irq_serves_queue(f, &f->irqs.irq[2]));
+	f->queue_table.q[2].irq = -1;	/* no kernel links: names again */
+	assert_true(nd_facts_irq_serves_queue(f, &f->irqs.irq[1]));
+	assert_false(nd_facts_irq_serves_queue(f, &f->irqs.irq[0]));	/* "config" */
 	/* Unknown queues: an empty chain. */
 	f->queue_table.st.known = false;
 	nd_queue_chain_build(f, c);
