@@ -313,7 +313,7 @@ static void judge_cpu(struct nd_finding *f, const struct nd_exp_set *set)
 	cJSON_AddStringToObject(e, "kind", "cpu");
 	cJSON_AddStringToObject(e, "run", nd_exp_run_name(k));
 	cJSON_AddNumberToObject(e, "measured_mbps", round1(run->mbps));
-	nd_verdict_queue_evidence(e, run, k == ND_RUN_REVERSE_MANY ? ND_QUEUE_RX : ND_QUEUE_TX,
+	nd_verdict_queue_evidence(f, e, run, k == ND_RUN_REVERSE_MANY ? ND_QUEUE_RX : ND_QUEUE_TX,
 				  cite, sizeof(cite));
 	if (load.top < 0)
 		return nd_verdict_set(f, ND_VERDICT_INCONCLUSIVE, e, "no per-CPU load measured");

@@ -44,8 +44,8 @@ double nd_verdict_per_flow_mbps(const struct nd_exp_set *set, enum nd_suspect_di
 void nd_judge_counters(struct nd_finding *f, const struct nd_exp_set *set);
 /* verdict_queues.c: the run's per-queue packets into e ("queues") and a
  * clause citing the busiest queue into cite ("" when none measured). */
-void nd_verdict_queue_evidence(cJSON *e, const struct nd_exp_run *run, unsigned kind,
-			       char *cite, size_t size);
+void nd_verdict_queue_evidence(struct nd_finding *f, cJSON *e, const struct nd_exp_run *run,
+			       unsigned kind, char *cite, size_t size);
 void nd_judge_queue_flows(struct nd_finding *f, const struct nd_exp_set *set);
 void nd_verdict_binding(const struct nd_finding *fs, unsigned n, const struct nd_exp_set *set,
 			struct nd_exp_summary *ret);

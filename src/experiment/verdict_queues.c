@@ -78,14 +78,39 @@ static bool add_queues(cJSON *e, const struct nd_exp_run *run, unsigned kind,
 	return true;
 }
 
-void nd_verdict_queue_evidence(cJSON *e, const struct nd_exp_run *run, unsigned kind,
-			       char *cite, size_t size)
+/* The run's packets and shares into the rows of the finding's queue chain
+ * (evidence.queue_chain), so that one table reads queue, IRQ, CPUs, node
+ * and what the queue carried. */
+static void join_chain(struct nd_finding *f, const cJSON *e)
+{
+	const cJSON *queues = cJSON_GetObjectItem(e, "queues"), *q;
+	cJSON *row;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItem(f->evidence, "queue_chain")) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(row, "queue"));
+
+		cJSON_ArrayForEach(q, queues) {
+			const char *qn = cJSON_GetStringValue(cJSON_GetObjectItem(q, "queue"));
+
+			if (!name || !qn || strcmp(name, qn))
+				continue;
+			cJSON_AddNumberToObject(row, "run_packets",
+						cJSON_GetNumberValue(cJSON_GetObjectItem(q, "packets")));
+			cJSON_AddNumberToObject(row, "run_share_pct",
+						cJSON_GetNumberValue(cJSON_GetObjectItem(q, "share_pct")));
+		}
+	}
+}
+
+void nd_verdict_queue_evidence(struct nd_finding *f, cJSON *e, const struct nd_exp_run *run,
+			       unsigned kind, char *cite, size_t size)
 {
 	struct queue_share s;
 
 	cite[0] = '\0';
 	if (!add_queues(e, run, kind, &s))
 		return;
+	join_chain(f, e);
 	snprintf(cite, size, "; %s-%u carried %.0f%% of the %d-stream run's packets",
 		 kind_name(kind), run->queues[s.top].id, 100.0 * s.share, run->streams);
 }
@@ -117,6 +142,7 @@ void nd_judge_queue_flows(struct nd_finding *f, const struct nd_exp_set *set)
 	if (!add_queues(e, run, kind, &s))
 		return nd_verdict_set(f, ND_VERDICT_INCONCLUSIVE, e, "no per-queue %s counters "
 				      "during the runs", kind_name(kind));
+	join_chain(f, e);
 	cJSON_AddNumberToObject(e, "queues_used", s.used);
 	cJSON_AddNumberToObject(e, "one_queue_from_pct", 100.0 * ONE_QUEUE_SHARE);
 	if (run->streams < 2 || s.queues < 2 || s.total < QUEUE_MIN_PACKETS)

@@ -103,7 +103,19 @@ static void test_cpu_verdict_cites_queue(void **state)
 	for (int i = 0; i < 4; i++)
 		r->cpus[i] = (struct nd_engine_cpu_share){ i, i == 2 ? 100 : 5, i == 2 ? 90 : 1 };
 	finding(&f, "queues.single", NULL);
+	cJSON_AddItemToObject(f.evidence, "queue_chain",
+			      cJSON_Parse("[{\"queue\":\"rx-0\",\"irq\":40,\"cpus\":\"2\"},"
+					  "{\"queue\":\"tx-0\",\"irq\":40}]"));
 	nd_verdicts_decide(&f, 1, set, &sum);
+	{
+		char *t = cJSON_PrintUnformatted(cJSON_GetObjectItem(f.evidence, "queue_chain"));
+
+		/* One table: the chain's rows with what each queue carried. */
+		assert_string_equal(t, "[{\"queue\":\"rx-0\",\"irq\":40,\"cpus\":\"2\","
+				    "\"run_packets\":970,\"run_share_pct\":97},"
+				    "{\"queue\":\"tx-0\",\"irq\":40}]");
+		cJSON_free(t);
+	}
 	assert_int_equal(f.verdict, ND_VERDICT_CONFIRMED);
 	assert_non_null(strstr(reason(&f), "CPU 2 is 100% busy (90% softirq) while the others "
 				   "idle at 5%; rx-0 carried 97% of the 4-stream run's packets"));
