@@ -269,6 +269,7 @@ static void add_unavailable(cJSON *view, const struct nd_watch_ctx *ctx,
 {
 	cJSON *arr = cJSON_AddArrayToObject(view, "unavailable");
 	struct { bool missing; const char *what, *why; } items[] = {
+		{ !b->link.valid, "device counters", "cannot read 'statistics/' of the interface" },
 		{ !b->queues_known, "per-queue counters", b->queues_reason },
 		{ !b->softnet.st.known, "softnet_stat", b->softnet.st.reason },
 		{ !b->cpus_known, "per-CPU load", "cannot read '/proc/stat'" },

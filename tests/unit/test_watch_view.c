@@ -43,6 +43,7 @@ static struct fixture *fixture(unsigned n_rx)
 	x->a.t_sec = 10;
 	x->b.t_sec = 11;
 	x->a.cpus_known = x->b.cpus_known = true;
+	x->a.link.valid = x->b.link.valid = true;
 	x->a.cpus.count = x->b.cpus.count = 2;
 	for (int c = 0; c < 2; c++) {
 		x->a.cpus.c[c].cpu = x->b.cpus.c[c].cpu = c;
