@@ -51,6 +51,18 @@ test_expect_success 'eth0 from its snapshot: the same chain, the netdev answers 
 	test_cmp row off.row; }
 '
 
+test_expect_success 'watch eth0 (read only): its queues with IRQ and CPUs, interrupts/s per CPU' '
+	test -z "$eth0_virtio" || {
+	"$ND" watch eth0 -n 1 -i 0.3 --json >w.json &&
+	head -n 1 w.json | python3 -c "
+import json, sys
+v = json.loads(sys.stdin.read()); row = json.load(open(\"row\"))
+rx = [q for q in v[\"queues\"] if q[\"queue\"] == \"rx-0\"][0]
+assert rx[\"source\"] == \"netdev\" and rx[\"irq\"] == row[\"irq\"] and rx[\"cpus\"] == row[\"cpus\"], rx
+assert all(\"interrupts_ps\" in c for c in v[\"cpus\"]), v[\"cpus\"]
+assert v[\"unavailable\"] == [], v[\"unavailable\"]"; }
+'
+
 test_expect_success 'two namespaces over a 4-queue veth, mq root on the sender, serve on the far end' '
 	nd_netns_add "$NSA" && nd_netns_add "$NSB" &&
 	ip -n "$NSA" link add nda numrxqueues 4 numtxqueues 4 type veth \
