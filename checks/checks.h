@@ -17,6 +17,7 @@ void nd_check_pcie_slot_too_slow(const struct nd_facts *facts, struct nd_finding
 void nd_check_mtu_jumbo_possible(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_queues_below_cpus(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_rss_indirection_uneven(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_rss_flows_on_one_queue(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_irq_remote_numa(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_irqbalance_fighting(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_offload_disabled(const struct nd_facts *facts, struct nd_finding *f);

@@ -6,10 +6,12 @@
  * then from the effective affinity when the counts are too few to say.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks.h"
 #include "nic_common.h"
+#include "nicdoctor/queues.h"
 
 /* Below this many queue interrupts in total the counts say nothing yet. */
 #define IRQ_MIN_COUNTS 1000
@@ -25,7 +27,8 @@ struct irq_tally {
 	int effective_cpu;
 };
 
-static void tally(const struct nd_irqs *irqs, unsigned columns, struct irq_tally *t)
+static void tally(const struct nd_irqs *irqs, const struct nd_chain *chain, unsigned columns,
+		  struct irq_tally *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->same_effective = true;
@@ -35,7 +38,7 @@ static void tally(const struct nd_irqs *irqs, unsigned columns, struct irq_tally
 		const struct nd_cpuset *eff = irq->effective_known ? &irq->effective :
 					      irq->affinity_known ? &irq->affinity : NULL;
 
-		if (!nd_irq_is_queue(irq))
+		if (!nd_chain_irq_serves_queue(chain, irq))
 			continue;
 		t->queue_irqs++;
 		for (unsigned cpu = 0; cpu < columns; cpu++) {
@@ -50,7 +53,8 @@ static void tally(const struct nd_irqs *irqs, unsigned columns, struct irq_tally
 	}
 }
 
-static void add_fix(const struct nd_facts *facts, struct nd_finding *f)
+static void add_fix(const struct nd_facts *facts, const struct nd_chain *chain,
+		    struct nd_finding *f)
 {
 	const struct nd_irqs *irqs = &facts->irqs;
 	unsigned n_cpus = nd_cpuset_count(&facts->cpus.online), next = 0;
@@ -61,7 +65,7 @@ static void add_fix(const struct nd_facts *facts, struct nd_finding *f)
 	for (unsigned i = 0; i < irqs->count && i < ND_MAX_IRQS && n_cpus; i++) {
 		unsigned cpu, seen = 0;
 
-		if (!nd_irq_is_queue(&irqs->irq[i]))
+		if (!nd_chain_irq_serves_queue(chain, &irqs->irq[i]))
 			continue;
 		/* The next online CPU, round robin, as ixgbe's set_irq_affinity does. */
 		for (cpu = 0; cpu < ND_CPUSET_BITS; cpu++)
@@ -73,7 +77,29 @@ static void add_fix(const struct nd_facts *facts, struct nd_finding *f)
 	}
 }
 
+/* Queue IRQs: the kernel's napi -> IRQ links where it gave them, else
+ * IRQ names; the chain goes into the evidence either way. */
+static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
+		  struct nd_finding *f);
+
 void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *f)
+{
+	struct nd_chain *chain = calloc(1, sizeof(*chain));
+
+	if (chain) {
+		nd_queue_chain_build(facts, chain);
+		if (chain->count)
+			cJSON_AddItemToObject(f->evidence, "queue_chain",
+					      nd_chain_to_json(chain, NULL));
+		if (chain->kernel_irqs)
+			cJSON_AddStringToObject(f->evidence, "queue_irqs_from", "netdev");
+	}
+	judge(facts, chain, f);
+	free(chain);
+}
+
+static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
+		  struct nd_finding *f)
 {
 	const struct nd_irqs *irqs = &facts->irqs;
 	unsigned columns = nd_irq_columns(facts);
@@ -82,7 +108,7 @@ void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *
 
 	if (!irqs->st.known)
 		return nd_finding_unknown(f, "interface interrupts", irqs->st.reason);
-	tally(irqs, columns, &t);
+	tally(irqs, chain, columns, &t);
 	cJSON_AddNumberToObject(f->evidence, "queue_irqs", t.queue_irqs);
 	cJSON_AddNumberToObject(f->evidence, "cpus", columns);
 	if (t.queue_irqs < 2 || columns < 2) {
@@ -105,7 +131,7 @@ void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *
 			nd_finding_set(f, ND_SEV_WARNING,
 				       "%.0f%% of %u queue interrupts' counts are on CPU%u",
 				       share * 100.0, t.queue_irqs, nd_irq_column_cpu(facts, top_column));
-			add_fix(facts, f);
+			add_fix(facts, chain, f);
 			return;
 		}
 		nd_finding_set(f, ND_SEV_OK, "queue interrupts spread: busiest CPU%u has %.0f%%",
@@ -116,7 +142,7 @@ void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *
 		cJSON_AddNumberToObject(f->evidence, "affinity_cpu", t.effective_cpu);
 		nd_finding_set(f, ND_SEV_WARNING, "all %u queue interrupts are pinned to CPU%d",
 			       t.queue_irqs, t.effective_cpu);
-		add_fix(facts, f);
+		add_fix(facts, chain, f);
 		return;
 	}
 	nd_finding_set(f, ND_SEV_OK, "queue interrupt affinities differ (few counts yet)");

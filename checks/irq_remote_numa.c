@@ -14,6 +14,7 @@
 
 #include "checks.h"
 #include "nic_common.h"
+#include "nicdoctor/queues.h"
 
 /* Below this many queue interrupts in total the counts say nothing yet
  * (the same bar as irq.concentrated). */
@@ -37,7 +38,7 @@ static uint64_t queue_counts_total(const struct nd_facts *facts)
 	uint64_t total = 0;
 
 	for (unsigned i = 0; i < facts->irqs.count && i < ND_MAX_IRQS; i++)
-		if (nd_irq_is_queue(&facts->irqs.irq[i]))
+		if (nd_facts_irq_serves_queue(facts, &facts->irqs.irq[i]))
 			for (unsigned col = 0; col < columns; col++)
 				total += facts->irqs.irq[i].per_cpu[col];
 	return total;
@@ -79,7 +80,7 @@ static void tally(const struct nd_facts *facts, const struct nd_cpuset *node,
 	for (unsigned i = 0; i < facts->irqs.count && i < ND_MAX_IRQS; i++) {
 		int remote;
 
-		if (!nd_irq_is_queue(&facts->irqs.irq[i]))
+		if (!nd_facts_irq_serves_queue(facts, &facts->irqs.irq[i]))
 			continue;
 		t->queue_irqs++;
 		remote = irq_remote(facts, &facts->irqs.irq[i], node, t->by_counts);

@@ -12,6 +12,7 @@
 
 #include "checks.h"
 #include "nic_common.h"
+#include "nicdoctor/queues.h"
 
 /* Room for the --banirq list inside one fix line (commands are 160
  * bytes); the full list is in the evidence. */
@@ -28,15 +29,16 @@ static bool cpuset_equal(const struct nd_cpuset *a, const struct nd_cpuset *b)
 	return !memcmp(a->bits, b->bits, sizeof(a->bits));
 }
 
-static void tally(const struct nd_irqs *irqs, struct hint_tally *t)
+static void tally(const struct nd_facts *facts, struct hint_tally *t)
 {
+	const struct nd_irqs *irqs = &facts->irqs;
 	size_t used = 0;
 
 	memset(t, 0, sizeof(*t));
 	for (unsigned i = 0; i < irqs->count && i < ND_MAX_IRQS; i++) {
 		const struct nd_irq *irq = &irqs->irq[i];
 
-		if (!nd_irq_is_queue(irq))
+		if (!nd_facts_irq_serves_queue(facts, irq))
 			continue;
 		t->queue_irqs++;
 		if (used < sizeof(t->banirq))
@@ -95,7 +97,7 @@ void nd_check_irqbalance_fighting(const struct nd_facts *facts, struct nd_findin
 		nd_finding_set(f, ND_SEV_OK, "irqbalance not running: IRQ affinity stays as set");
 		return;
 	}
-	tally(irqs, &t);
+	tally(facts, &t);
 	cJSON_AddNumberToObject(f->evidence, "queue_irqs", t.queue_irqs);
 	cJSON_AddNumberToObject(f->evidence, "irqs_with_affinity_hint", t.with_hint);
 	cJSON_AddNumberToObject(f->evidence, "irqs_off_their_hint", t.off_hint);

@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "nic_common.h"
+#include "nicdoctor/queues.h"
 
 void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f)
 {
@@ -15,6 +16,7 @@ void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f)
 
 	if (!nd_queue_counts(facts, f, &rx_queues))
 		return;
+	nd_chain_add_evidence(facts, f->evidence);
 	if (rx_queues > 1 || facts->cpus.n_online <= 1) {
 		nd_finding_set(f, ND_SEV_OK, "%u RX queue%s for %u online CPU%s", rx_queues,
 			       rx_queues == 1 ? "" : "s", facts->cpus.n_online,

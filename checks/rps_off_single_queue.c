@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "nicdoctor/queues.h"
 
 /* CPUs to steer to: those of the NIC's NUMA node when known, else all. */
 static struct nd_cpuset rps_target(const struct nd_facts *facts)
@@ -40,6 +41,7 @@ void nd_check_rps_off_single_queue(const struct nd_facts *facts, struct nd_findi
 		return nd_finding_unknown(f, "online CPUs", facts->cpus.st.reason);
 	cJSON_AddNumberToObject(f->evidence, "rx_queues", q->n_rx);
 	cJSON_AddNumberToObject(f->evidence, "cpus_online", facts->cpus.n_online);
+	nd_chain_add_evidence(facts, f->evidence);
 	if (q->n_rx != 1 || facts->cpus.n_online <= 1) {
 		nd_finding_set(f, ND_SEV_OK, "%u RX queues on %u CPUs: RPS not needed", q->n_rx,
 			       facts->cpus.n_online);

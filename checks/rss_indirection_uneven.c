@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "nicdoctor/queues.h"
 
 /* Busiest queue with at least this many times the entries of the least
  * busy one is "strongly uneven": at 2x the busiest CPU reaches 100% while
@@ -89,6 +90,7 @@ void nd_check_rss_indirection_uneven(const struct nd_facts *facts, struct nd_fin
 	if (!queues)
 		return nd_finding_unknown(f, "rx queue count", facts->channels.st.reason);
 	count_weights(rss, queues, &w);
+	nd_chain_add_evidence(facts, f->evidence);
 	add_evidence(rss, &w, f->evidence);
 	cJSON_AddNumberToObject(f->evidence, "uneven_ratio_threshold", RSS_UNEVEN_RATIO);
 	if (w.missing && rss->size < w.queues) {

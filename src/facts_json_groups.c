@@ -172,6 +172,7 @@ static const struct nd_jfield irqs_fields[] = {
 	ND_JF_ARR(S, column_cpu, ND_J_ARR_UINT, n_cpu_columns, NULL),
 	ND_JF_ARR(S, irq, ND_J_ARR_OBJ, count, irq_fields),
 	ND_JF_BOOL(S, irqbalance_running), ND_JF_BOOL(S, irqbalance_known),
+	ND_JF_STR(S, list_source),
 	ND_JF_END
 };
 #undef S
@@ -219,6 +220,29 @@ static const struct nd_jfield tools_fields[] = {
 };
 #undef S
 
+/* The netdev family's queue table (and the fallbacks' counters), so that a
+ * snapshot's diagnosis sees what the kernel said. */
+#define S struct nd_queue_row
+static const struct nd_jfield queue_row_fields[] = {
+	ND_JF_UINT_MAX(S, kind, ND_QUEUE_TX), ND_JF_UINT_MAX(S, id, ND_MAX_QUEUES - 1),
+	ND_JF_UINT(S, napi_id), ND_JF_INT(S, irq), ND_JF_INT(S, napi_pid),
+	ND_JF_BOOL(S, counters_known), ND_JF_UINT(S, packets), ND_JF_UINT(S, bytes),
+	ND_JF_BOOL(S, hw_drops_known), ND_JF_UINT(S, hw_drops),
+	ND_JF_BOOL(S, alloc_fail_known), ND_JF_UINT(S, alloc_fail),
+	ND_JF_BOOL(S, stop_known), ND_JF_UINT(S, tx_stop), ND_JF_UINT(S, tx_wake),
+	ND_JF_STR(S, counter_source),
+	ND_JF_END
+};
+#undef S
+
+#define S struct nd_queue_table
+static const struct nd_jfield queue_table_fields[] = {
+	ND_JF_STR(S, list_source), ND_JF_STR(S, why_no_netdev),
+	ND_JF_ARR(S, q, ND_J_ARR_OBJ, count, queue_row_fields),
+	ND_JF_END
+};
+#undef S
+
 #define S struct nd_facts
 const struct nd_jfield nd_jfields_top[] = {
 	ND_JF_STR(S, ifname), ND_JF_STR(S, hostname), ND_JF_STR(S, kernel),
@@ -241,6 +265,7 @@ const struct nd_jgroup nd_jgroups_netlink[] = {
 	GROUP(rss, rss_fields),
 	GROUP(nicstats, nicstats_fields),
 	GROUP(drvinfo, drvinfo_fields),
+	GROUP(queue_table, queue_table_fields),
 };
 const size_t nd_jgroups_netlink_count =
 	sizeof(nd_jgroups_netlink) / sizeof(nd_jgroups_netlink[0]);

@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	  "                   [--rsa-private-key-path FILE --authorized-users-path FILE]" },
 	{ "collect", cmd_collect, "IF -o DIR | --script" },
 	{ "checks", cmd_checks, "" },
+	{ "watch", cmd_watch, "[IF] [-i S] [-n COUNT] [--json]" },
 };
 
 static void usage(FILE *out)

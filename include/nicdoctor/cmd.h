@@ -13,6 +13,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_checks(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* Switch to --sysroot DIR (NULL: live); 0 or ND_EXIT_USAGE after the error. */
 int nd_use_sysroot(const char *dir);

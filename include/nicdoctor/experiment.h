@@ -48,6 +48,12 @@ struct nd_exp_target {
 	const struct nd_auth_client *auth;	/* credentials for the peer, or NULL */
 };
 
+/* One queue's traffic during a run (queue table counters, before/after). */
+struct nd_exp_queue_delta {
+	unsigned kind, id;		/* ND_QUEUE_RX/TX, queue number */
+	uint64_t packets, bytes;
+};
+
 /* One run's numbers; deltas are over the run. */
 struct nd_exp_run {
 	bool done;			/* measured */
@@ -65,6 +71,10 @@ struct nd_exp_run {
 	uint64_t softnet_dropped, softnet_squeezed;
 	int far_cpus_count;		/* the far end's per-CPU load, when it said */
 	struct nd_engine_cpu_share far_cpus[ND_ENGINE_MAX_CPUS];
+	/* Per-queue packets while the run ran, with the per-CPU load above;
+	 * 0 rows: the interface has no per-queue counters (verdict_queues.c). */
+	unsigned queues_count;
+	struct nd_exp_queue_delta queues[ND_MAX_QUEUE_ROWS];
 };
 
 enum nd_exp_mode {

@@ -207,6 +207,9 @@ struct nd_irqs {
 	struct nd_irq irq[ND_MAX_IRQS];
 	bool irqbalance_running;
 	bool irqbalance_known;
+	/* Where the IRQ numbers came from: "msi_irqs", "netdev" (the queues'
+	 * napi-get IRQs), "irq names" (action names in /proc/interrupts). */
+	char list_source[16];
 };
 
 struct nd_softnet_cpu {
@@ -329,6 +332,40 @@ struct nd_bond {
 	struct nd_bond_member members[ND_MAX_BOND_MEMBERS];
 	bool window_known;		/* members' counters read over the traffic runs */
 	double window_seconds;
+/*
+ * The interface's queues as the kernel's netdev netlink family sees them
+ * (queue-get, napi-get, qstats-get scope queue), with per-queue counters
+ * filled from fallbacks where the kernel gave none: the driver's ethtool -S
+ * names (src/probe/queue_stats.c) or an mq root qdisc's classes.  Each row
+ * says where its IRQ and counters came from.
+ */
+#define ND_MAX_QUEUE_ROWS (2 * ND_MAX_QUEUES)
+#define ND_QUEUE_RX 0			/* NETDEV_QUEUE_TYPE_RX */
+#define ND_QUEUE_TX 1			/* NETDEV_QUEUE_TYPE_TX */
+
+struct nd_queue_row {
+	unsigned kind;			/* ND_QUEUE_RX or ND_QUEUE_TX */
+	unsigned id;
+	unsigned napi_id;		/* 0: none given */
+	int irq;			/* -1: none given */
+	int napi_pid;			/* threaded NAPI poller thread, -1 none */
+	bool counters_known;
+	uint64_t packets, bytes;
+	bool hw_drops_known;		/* rx-hw-drops / tx-hw-drops */
+	uint64_t hw_drops;
+	bool alloc_fail_known;		/* rx-alloc-fail */
+	uint64_t alloc_fail;
+	bool stop_known;		/* tx-stop, tx-wake */
+	uint64_t tx_stop, tx_wake;
+	char counter_source[24];	/* "netdev", "ethtool -S", "mq class", "" none */
+};
+
+struct nd_queue_table {
+	struct nd_status st;		/* known: the queue list was read */
+	char list_source[16];		/* "netdev", "sysfs" */
+	char why_no_netdev[ND_REASON_LEN];	/* why the family did not answer, "" it did */
+	unsigned count;
+	struct nd_queue_row q[ND_MAX_QUEUE_ROWS];
 };
 
 struct nd_facts {
@@ -361,6 +398,7 @@ struct nd_facts {
 	struct nd_uptime uptime;
 	struct nd_counter_window window;	/* !known unless diagnose measured one */
 	struct nd_bond bond;		/* bonding master: mode, policy, members */
+	struct nd_queue_table queue_table;	/* netdev family + per-queue fallbacks */
 };
 
 void nd_status_set_known(struct nd_status *st);

@@ -85,6 +85,11 @@ void nd_probe_sysctls(const char *ifname, struct nd_facts *facts);
 void nd_probe_cpus(const char *ifname, struct nd_facts *facts);
 void nd_probe_tools(const char *ifname, struct nd_facts *facts);
 void nd_probe_bond(const char *ifname, struct nd_facts *facts);	/* bond.c */
+/* queue_table.c: netdev family queues + per-queue counter fallbacks. */
+void nd_probe_queue_table(const char *ifname, struct nd_facts *facts);
+/* Live: the queue table's counters once more (watch, experiments).
+ * 0; -ENODEV the interface is gone; -ENODATA no queue counters at all. */
+int nd_probe_queue_sample(const char *ifname, struct nd_queue_table *ret);
 /* counters.c: /proc/uptime (the snapshot's in a sysroot). */
 void nd_probe_uptime(struct nd_uptime *ret);
 /* CLOCK_MONOTONIC in seconds, for the length of a window. */

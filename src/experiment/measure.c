@@ -79,6 +79,34 @@ static int softnet_totals(uint64_t *ret_dropped, uint64_t *ret_squeezed)
 	return r;
 }
 
+/* Per-queue packet deltas between two reads of the queue table; rows
+ * without counters in either read, or that went backwards, are left out. */
+static void queue_deltas(const struct nd_queue_table *a, const struct nd_queue_table *b,
+			 struct nd_exp_run *run)
+{
+	run->queues_count = 0;
+	for (unsigned i = 0; i < b->count && run->queues_count < ND_MAX_QUEUE_ROWS; i++) {
+		const struct nd_queue_row *after = &b->q[i];
+
+		for (unsigned j = 0; j < a->count; j++) {
+			const struct nd_queue_row *before = &a->q[j];
+			struct nd_exp_queue_delta *d;
+
+			if (before->kind != after->kind || before->id != after->id)
+				continue;
+			if (!before->counters_known || !after->counters_known ||
+			    after->packets < before->packets || after->bytes < before->bytes)
+				break;
+			d = &run->queues[run->queues_count++];
+			d->kind = after->kind;
+			d->id = after->id;
+			d->packets = after->packets - before->packets;
+			d->bytes = after->bytes - before->bytes;
+			break;
+		}
+	}
+}
+
 static void sleep_msec(long msec)
 {
 	struct timespec ts = { msec / 1000, (msec % 1000) * 1000000L };
@@ -186,15 +214,21 @@ int nd_exp_measure_peer(const struct nd_exp_target *target, int streams, bool re
 			char *why, size_t why_size)
 {
 	struct nd_engine_result *res = calloc(1, sizeof(*res));
+	struct nd_queue_table *q0 = calloc(2, sizeof(*q0));
+	bool queues = false;
 	uint64_t drop0 = 0, squeeze0 = 0, drop1 = 0, squeeze1 = 0;
 	bool softnet;
 	int r;
 
-	if (!res)
+	if (!res || !q0) {
+		free(res);
+		free(q0);
 		return -ENOMEM;
+	}
 	memset(ret, 0, sizeof(*ret));
 	ret->retransmits = -1;
 	softnet = softnet_totals(&drop0, &squeeze0) == 0;
+	queues = target->ifname && nd_probe_queue_sample(target->ifname, &q0[0]) == 0;
 	if (ret_view)
 		*ret_view = NULL;
 	r = run_engine(target, streams, reverse, duration_sec, res, ret_view);
@@ -205,6 +239,7 @@ int nd_exp_measure_peer(const struct nd_exp_target *target, int streams, bool re
 	if (r < 0) {
 		snprintf(why, why_size, "%s", res->error[0] ? res->error : strerror(-r));
 		free(res);
+		free(q0);
 		if (ret_view) {
 			cJSON_Delete(*ret_view);
 			*ret_view = NULL;
@@ -212,6 +247,9 @@ int nd_exp_measure_peer(const struct nd_exp_target *target, int streams, bool re
 		return r;
 	}
 	softnet = softnet && softnet_totals(&drop1, &squeeze1) == 0;
+	if (queues && nd_probe_queue_sample(target->ifname, &q0[1]) == 0)
+		queue_deltas(&q0[0], &q0[1], ret);
+	free(q0);
 	ret->done = true;
 	ret->reverse = reverse;
 	ret->streams = streams;

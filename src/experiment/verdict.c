@@ -73,6 +73,7 @@ static const struct {
 	{ "softnet.dropped", ND_SUSPECT_DROPS_SOFTNET, ND_DIR_BOTH },
 	{ "sysctl.backlog_low", ND_SUSPECT_DROPS_SOFTNET, ND_DIR_BOTH },
 	{ "softnet.squeezed", ND_SUSPECT_SQUEEZE, ND_DIR_BOTH },
+	{ "rss.flows_on_one_queue", ND_SUSPECT_QUEUES, ND_DIR_BOTH },
 };
 
 enum nd_suspect_kind nd_suspect_kind_of(const struct nd_finding *f, enum nd_suspect_dir *ret_dir)
@@ -302,6 +303,7 @@ static void judge_cpu(struct nd_finding *f, const struct nd_exp_set *set)
 								      : ND_RUN_FORWARD_MANY;
 	const struct nd_exp_run *run = nd_exp_run_get(set, k);
 	struct nd_cpu_load load;
+	char cite[96];
 	cJSON *e;
 
 	if (!run)
@@ -311,6 +313,8 @@ static void judge_cpu(struct nd_finding *f, const struct nd_exp_set *set)
 	cJSON_AddStringToObject(e, "kind", "cpu");
 	cJSON_AddStringToObject(e, "run", nd_exp_run_name(k));
 	cJSON_AddNumberToObject(e, "measured_mbps", round1(run->mbps));
+	nd_verdict_queue_evidence(f, e, run, k == ND_RUN_REVERSE_MANY ? ND_QUEUE_RX : ND_QUEUE_TX,
+				  cite, sizeof(cite));
 	if (load.top < 0)
 		return nd_verdict_set(f, ND_VERDICT_INCONCLUSIVE, e, "no per-CPU load measured");
 	cJSON_AddNumberToObject(e, "busiest_cpu", run->cpus[load.top].cpu);
@@ -324,9 +328,9 @@ static void judge_cpu(struct nd_finding *f, const struct nd_exp_set *set)
 				      "(%.0f of %.0f Mbit/s)", run->mbps, set->wire_mbps);
 	if (load.pegged && load.mostly_softirq && load.others_idle)
 		return nd_verdict_set(f, ND_VERDICT_CONFIRMED, e, "CPU %d is %.0f%% busy (%.0f%% "
-				      "softirq) while the others idle at %.0f%%",
+				      "softirq) while the others idle at %.0f%%%s",
 				      run->cpus[load.top].cpu, run->cpus[load.top].busy_pct,
-				      run->cpus[load.top].softirq_pct, load.others_busy_pct);
+				      run->cpus[load.top].softirq_pct, load.others_busy_pct, cite);
 	if (!load.pegged)
 		return nd_verdict_set(f, ND_VERDICT_REFUTED, e, "no CPU saturated: the busiest, "
 				      "CPU %d, is %.0f%% busy", run->cpus[load.top].cpu,
@@ -419,6 +423,7 @@ void nd_verdicts_decide(struct nd_finding *fs, unsigned n, const struct nd_exp_s
 		case ND_SUSPECT_DROPS_NIC:
 		case ND_SUSPECT_DROPS_SOFTNET:
 		case ND_SUSPECT_SQUEEZE: nd_judge_counters(&fs[i], set); break;
+		case ND_SUSPECT_QUEUES: nd_judge_queue_flows(&fs[i], set); break;
 		default: break;
 		}
 	}

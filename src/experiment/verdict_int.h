@@ -16,6 +16,7 @@ enum nd_suspect_kind {
 	ND_SUSPECT_DROPS_NIC,
 	ND_SUSPECT_DROPS_SOFTNET,
 	ND_SUSPECT_SQUEEZE,
+	ND_SUSPECT_QUEUES,		/* per-queue traffic of a run (verdict_queues.c) */
 };
 
 /* The direction a suspect limits: forward = this host sends. */
@@ -41,6 +42,11 @@ void nd_cpu_load_of(const struct nd_exp_run *run, struct nd_cpu_load *ret);
 double nd_verdict_per_flow_mbps(const struct nd_exp_set *set, enum nd_suspect_dir dir,
 				const char **ret_run);
 void nd_judge_counters(struct nd_finding *f, const struct nd_exp_set *set);
+/* verdict_queues.c: the run's per-queue packets into e ("queues") and a
+ * clause citing the busiest queue into cite ("" when none measured). */
+void nd_verdict_queue_evidence(struct nd_finding *f, cJSON *e, const struct nd_exp_run *run,
+			       unsigned kind, char *cite, size_t size);
+void nd_judge_queue_flows(struct nd_finding *f, const struct nd_exp_set *set);
 void nd_verdict_binding(const struct nd_finding *fs, unsigned n, const struct nd_exp_set *set,
 			struct nd_exp_summary *ret);
 

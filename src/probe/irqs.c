@@ -4,8 +4,10 @@
  * whether irqbalance is running.
  *
  * IRQ numbers come from the PCI function's msi_irqs/ directory; without
- * it (legacy INTx, a snapshot without it) from action names in
- * /proc/interrupts that contain the interface name or PCI address.
+ * it (legacy INTx, a snapshot without it) from the IRQs the kernel's netdev
+ * family linked to the queues (napi-get, in the queue table), and only
+ * without those from action names in /proc/interrupts that contain the
+ * interface name or PCI address.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -17,6 +19,7 @@
 
 #include "nicdoctor/parse.h"
 #include "nicdoctor/probe.h"
+#include "nicdoctor/common.h"
 #include "nicdoctor/sysroot.h"
 #include "sysfs_util.h"
 
@@ -98,17 +101,43 @@ static unsigned msi_irqs_of(const char *ifname, unsigned *numbers, char *pci_add
 	return found > 0 ? (unsigned)found : 0;
 }
 
-static void parse_irqs(const char *ifname, const char *text, struct nd_irqs *irqs)
+/* The distinct IRQs napi-get gave the queues; 0 when it gave none. */
+static unsigned netdev_irqs_of(const struct nd_queue_table *qt, unsigned *numbers)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; qt->st.known && i < qt->count && i < ND_MAX_QUEUE_ROWS; i++) {
+		bool seen = false;
+
+		if (qt->q[i].irq < 0)
+			continue;
+		for (unsigned j = 0; j < n; j++)
+			seen |= numbers[j] == (unsigned)qt->q[i].irq;
+		if (!seen && n < ND_MAX_IRQS)
+			numbers[n++] = (unsigned)qt->q[i].irq;
+	}
+	return n;
+}
+
+static void parse_irqs(const char *ifname, const char *text, const struct nd_queue_table *qt,
+		       struct nd_irqs *irqs)
 {
 	unsigned numbers[ND_MAX_IRQS];
 	char pci_address[16];
-	unsigned n_msi = msi_irqs_of(ifname, numbers, pci_address, sizeof(pci_address));
+	unsigned n = msi_irqs_of(ifname, numbers, pci_address, sizeof(pci_address));
 
-	if (n_msi) {
-		nd_parse_interrupts(text, numbers, n_msi, NULL, irqs);
+	if (n) {
+		nd_strlcpy(irqs->list_source, "msi_irqs", sizeof(irqs->list_source));
+		nd_parse_interrupts(text, numbers, n, NULL, irqs);
+		return;
+	}
+	if ((n = netdev_irqs_of(qt, numbers)) != 0) {
+		nd_strlcpy(irqs->list_source, "netdev", sizeof(irqs->list_source));
+		nd_parse_interrupts(text, numbers, n, NULL, irqs);
 		return;
 	}
 	/* Action names: "eth0-TxRx-3", "iavf-net1-TxRx-0", "mlx5_comp0@pci:0000:01:00.0". */
+	nd_strlcpy(irqs->list_source, "irq names", sizeof(irqs->list_source));
 	nd_parse_interrupts(text, NULL, 0, ifname, irqs);
 	if (irqs->count == 0 && pci_address[0])
 		nd_parse_interrupts(text, NULL, 0, pci_address, irqs);
@@ -121,13 +150,14 @@ void nd_probe_irqs(const char *ifname, struct nd_facts *facts)
 	int r;
 
 	irqs->count = 0;
+	irqs->list_source[0] = '\0';
 	irqs->n_cpu_columns = 0;
 	r = nd_sysroot_read_alloc(INTERRUPTS_PATH, &text, NULL);
 	if (r < 0) {
 		nd_probe_read_reason(irqs->st.reason, sizeof(irqs->st.reason), INTERRUPTS_PATH, r);
 		irqs->st.known = false;
 	} else {
-		parse_irqs(ifname, text, irqs);
+		parse_irqs(ifname, text, &facts->queue_table, irqs);
 		free(text);
 		for (unsigned i = 0; i < irqs->count; i++)
 			read_affinities(&irqs->irq[i]);

@@ -27,6 +27,8 @@ static const struct nd_probe_source sources[] = {
 	{ "drvinfo", true, nd_probe_drvinfo },
 	{ "pci", false, nd_probe_pci },
 	{ "queues", false, nd_probe_queues },
+	/* After rtnl, drvinfo, queues; before irqs, which takes its napi IRQs. */
+	{ "queue_table", false, nd_probe_queue_table },
 	{ "irqs", false, nd_probe_irqs },
 	{ "softnet", false, nd_probe_softnet },
 	{ "sysctls", false, nd_probe_sysctls },

@@ -22,6 +22,7 @@ static void set_netlink_unknown(struct nd_facts *facts, const char *fmt, const c
 		&facts->link.st, &facts->qdisc.st, &facts->linkmodes.st, &facts->channels.st,
 		&facts->features.st, &facts->rings.st, &facts->coalesce.st, &facts->pause.st,
 		&facts->rss.st, &facts->nicstats.st, &facts->drvinfo.st,
+		&facts->queue_table.st,
 	};
 
 	for (size_t i = 0; i < ND_ARRAY_SIZE(groups); i++)

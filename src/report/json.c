@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nicdoctor/common.h"
+#include "nicdoctor/queues.h"
 #include "nicdoctor/report.h"
 #include "render.h"
 
@@ -41,6 +42,20 @@ static void add_bool_or_null(cJSON *obj, const char *key, bool known, bool value
 		cJSON_AddBoolToObject(obj, key, value);
 	else
 		cJSON_AddNullToObject(obj, key);
+}
+
+/* The queue chain (queue, NAPI, IRQ, CPUs, node) as "queues", or null. */
+static void queues_json(cJSON *obj, const struct nd_facts *facts)
+{
+	struct nd_chain *chain = calloc(1, sizeof(*chain));
+
+	if (chain)
+		nd_queue_chain_build(facts, chain);
+	if (chain && chain->count)
+		cJSON_AddItemToObject(obj, "queues", nd_chain_to_json(chain, NULL));
+	else
+		cJSON_AddNullToObject(obj, "queues");
+	free(chain);
 }
 
 static cJSON *interface_json(const struct nd_facts *facts)
@@ -77,6 +92,7 @@ static cJSON *interface_json(const struct nd_facts *facts)
 	add_num_or_null(obj, "tx_queues", link->st.known && link->tx_queues > 0,
 			link->tx_queues);
 	add_num_or_null(obj, "numa_node", pci->st.known && pci->numa_node >= 0, pci->numa_node);
+	queues_json(obj, facts);
 	return obj;
 }
 
