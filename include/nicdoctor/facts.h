@@ -332,6 +332,8 @@ struct nd_bond {
 	struct nd_bond_member members[ND_MAX_BOND_MEMBERS];
 	bool window_known;		/* members' counters read over the traffic runs */
 	double window_seconds;
+};
+
 /*
  * The interface's queues as the kernel's netdev netlink family sees them
  * (queue-get, napi-get, qstats-get scope queue), with per-queue counters
