@@ -15,7 +15,10 @@ serve_bg() {
 }
 
 # Sent and received totals in our -J report agree within 1% (TCP; $2 to
-# change it) and the run moved data in every direction it should.
+# change it) and the run moved data in every direction it should.  The
+# receiver stops counting at TEST_END while what sits between the sockets
+# was counted as sent: on a loaded machine a 1 s run's totals may differ by
+# that much (tcp_wmem[2] + tcp_rmem[2] per stream), so that is allowed too.
 json_ok() {
 	python3 - "$1" "${2:-0.01}" <<'PY'
 import json, sys
@@ -23,12 +26,14 @@ d = json.load(open(sys.argv[1]))
 tolerance = float(sys.argv[2])
 e = d["end"]
 udp = d["start"]["test_start"]["protocol"] == "UDP"
+queue = d["start"]["test_start"]["num_streams"] * sum(
+    int(open("/proc/sys/net/ipv4/%s" % f).read().split()[2]) for f in ("tcp_rmem", "tcp_wmem"))
 for s, r in [("sum_sent", "sum_received"), ("sum_sent_bidir_reverse", "sum_received_bidir_reverse")]:
     if s not in e:
         continue
     a, b = e[s]["bytes"], e[r]["bytes"]
     print(s, a, r, b)
-    if a <= 0 or b <= 0 or (not udp and abs(a - b) > tolerance * max(a, b)):
+    if a <= 0 or b <= 0 or (not udp and abs(a - b) > max(tolerance * max(a, b), queue)):
         sys.exit(1)
 assert "nicdoctor" in d and len(d["nicdoctor"]["cpus"]) > 0
 PY
