@@ -110,7 +110,7 @@ peers:
 	else echo "no ../shared/peers: the tests against iperf3 3.21 skip"; fi
 
 integration: $(BUILD)/nicdoctor
-	@ND=$(CURDIR)/$(BUILD)/nicdoctor IPERF3_NEW=$(IPERF3_NEW) sh tests/run-integration.sh
+	@ND=$(CURDIR)/$(BUILD)/nicdoctor IPERF3_NEW=$(IPERF3_NEW) ND_SAN=$(SAN) sh tests/run-integration.sh
 
 check: deps
 	$(MAKE) peers

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='make install puts every file where systemd, bash-completion and man look for it'
 . ./test-lib.sh
+test_skip_under_san
 test_require_cmd make bash
 
 D=$TRASH/dest

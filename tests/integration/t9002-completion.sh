@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='bash completion: subcommands, every flag of each, check IDs, interfaces, files'
 . ./test-lib.sh
+test_skip_under_san
 test_require_cmd bash
 
 COMPLETION=$SRC_DIR/dist/nicdoctor.bash-completion

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='nicdoctor-textfile: whole .prom files Prometheus parses, one per interface, atomically'
 . ./test-lib.sh
+test_skip_under_san
 test_require_cmd make
 
 # python3-prometheus-client is a Debian package: the system python has it.

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='--version: nicdoctor'"'"'s version and the libraries it was built with; one version everywhere'
 . ./test-lib.sh
+test_skip_under_san
 
 V=$(sed -n 's/^#define ND_VERSION "\(.*\)"$/\1/p' "$SRC_DIR/include/nicdoctor/common.h")
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='make deb: a Debian package with the units, completion and manual, lintian clean, installable'
 . ./test-lib.sh
+test_skip_under_san
 test_require_cmd make dpkg-buildpackage dh dpkg-deb lintian
 
 V=$(sed -n 's/^#define ND_VERSION "\(.*\)"$/\1/p' "$SRC_DIR/include/nicdoctor/common.h")

@@ -48,6 +48,15 @@ test_when_finished() {
 $test_cleanup"
 }
 
+# The packaging tests (make install, make deb, the completion, the units)
+# build and run the plain binary: under SAN=1 they would only repeat the
+# plain pass, so they skip there.
+test_skip_under_san() {
+	if [ -n "${ND_SAN:-}" ]; then
+		test_skip_all="under SAN=1 (packaging builds without sanitizers; run in the plain pass)"
+	fi
+}
+
 test_require_root() {
 	if [ "$(id -u)" != 0 ]; then
 		test_skip_all="needs root"
