@@ -102,7 +102,7 @@ test_expect_success 'root,unshare: -D without --logfile logs to syslog (daemon.i
 	mount --bind /dev/null dev/null
 	mount --bind dev /dev
 	python3 recv.py syslog.txt &
-	sleep 0.3
+	i=0; while [ ! -S /dev/log ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
 	"$ND" serve -D -I "$TRASH/s.pid" -p $PORT -1
 	sleep 0.2
 	timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 >/dev/null
@@ -196,7 +196,10 @@ test_expect_success 'bad values are usage errors' '
 	test_expect_code 3 "$ND" serve --server-bitrate-limit 1G/0.01 &&
 	test_expect_code 3 "$ND" serve --server-bitrate-limit fast &&
 	test_expect_code 4 "$ND" serve -p $((PORT + 60)) --logfile /nonexistent/dir/log 2>err &&
-	grep "cannot open log file ./nonexistent/dir/log." err
+	grep "cannot open log file ./nonexistent/dir/log." err &&
+	# the daemon cannot write its pidfile: the command says so, exit 4
+	test_expect_code 4 "$ND" serve -D -p $((PORT + 61)) -I /nonexistent/dir/x.pid 2>err &&
+	grep "cannot write pidfile ./nonexistent/dir/x.pid.: No such file" err
 '
 
 test_done
