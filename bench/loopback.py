@@ -201,7 +201,7 @@ def print_table(a, results, loads):
           " eff: Gbit/s per CPU-second of both ends; load: 1-min load average at the case start")
     print(f"{'case':10} {'nicdoctor':>9} {'3.21':>6} {'3.12':>6} {'iperf2':>6} {'bare':>6} "
           f"{'nd/3.21':>7} {'nd/3.12':>7} {'nd/i2':>6} {'nd/bare':>7} "
-          f"{'nd eff':>6} {'3.21eff':>7} {'effratio':>8} {'loss%':>6} {'load':>5}")
+          f"{'nd eff':>6} {'3.21eff':>7} {'bareeff':>7} {'effratio':>8} {'loss%':>6} {'load':>5}")
     for name, r in results.items():
         g = {k: med([x[0] for x in v if x]) for k, v in r.items()}
         eff = {k: med([x[1] for x in v if x]) for k, v in r.items()}
@@ -210,7 +210,7 @@ def print_table(a, results, loads):
               f"{fmt(g['i2']):>6} {fmt(g['bare']):>6} "
               f"{fmt(ratio(g['nd'], g['i321']), 2):>7} {fmt(ratio(g['nd'], g['i3']), 2):>7} "
               f"{fmt(ratio(g['nd'], g['i2']), 2):>6} {fmt(ratio(g['nd'], g['bare']), 2):>7} "
-              f"{fmt(eff['nd']):>6} {fmt(eff['i321']):>7} "
+              f"{fmt(eff['nd']):>6} {fmt(eff['i321']):>7} {fmt(eff['bare']):>7} "
               f"{fmt(ratio(eff['nd'], eff['i321']), 2):>8} {fmt(loss, 2):>6} {loads[name]:>5.2f}")
 
 
