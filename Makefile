@@ -109,6 +109,13 @@ peers:
 		sh ../shared/peers/build-iperf3.sh build-peers/iperf-3.21 >/dev/null; \
 	else echo "no ../shared/peers: the tests against iperf3 3.21 skip"; fi
 
+# bench/loopback.py's yardstick, a bare send/recv loop (bench/bareloop.c).
+bench-tools: $(BUILD)/bench/bareloop
+$(BUILD)/bench/bareloop: bench/bareloop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -pthread
+.PHONY: bench-tools
+
 integration: $(BUILD)/nicdoctor
 	@ND=$(CURDIR)/$(BUILD)/nicdoctor IPERF3_NEW=$(IPERF3_NEW) ND_SAN=$(SAN) sh tests/run-integration.sh
 

@@ -8,6 +8,9 @@
  * the interface the test arrives on, if consent.c allows it that client.
  * --rsa-private-key-path and --authorized-users-path make every test
  * authenticate as with iperf3 -s.
+ * As a service: -D detaches, -I writes a pidfile, --logfile (or syslog
+ * under -D) takes the output; --server-max-duration and
+ * --server-bitrate-limit bound what a client may ask, as in iperf3 3.21.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +24,7 @@
 #include "nicdoctor/auth.h"
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
+#include "nicdoctor/daemon.h"
 #include "nicdoctor/engine.h"
 #include "nicdoctor/share.h"
 
@@ -31,6 +35,7 @@ enum {
 	OPT_RCV_TIMEOUT, OPT_MAX_STREAMS, OPT_MAX_MEMORY,
 	/* Consent and authentication (issue 17), kept together. */
 	OPT_SHARE, OPT_SHARE_FROM, OPT_RSA_PRIVATE_KEY, OPT_AUTH_USERS, OPT_SKEW, OPT_PKCS1,
+	OPT_LOGFILE, OPT_MAX_DURATION, OPT_BITRATE_LIMIT,
 };
 
 static const struct option serve_options[] = {
@@ -55,6 +60,12 @@ static const struct option serve_options[] = {
 	{ "time-skew-threshold", required_argument, NULL, OPT_SKEW },
 	{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
 	{ "help", no_argument, NULL, 'h' },
+	/* Service life and limits, iperf3 3.21's names. */
+	{ "daemon", no_argument, NULL, 'D' },
+	{ "pidfile", required_argument, NULL, 'I' },
+	{ "logfile", required_argument, NULL, OPT_LOGFILE },
+	{ "server-max-duration", required_argument, NULL, OPT_MAX_DURATION },
+	{ "server-bitrate-limit", required_argument, NULL, OPT_BITRATE_LIMIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -76,6 +87,11 @@ struct serve_opts {
 	const char *private_key_path;
 	struct nd_auth_server auth;
 	bool skew_set;
+	bool daemon;			/* -D */
+	const char *pidfile_arg;	/* -I */
+	const char *logfile;		/* --logfile */
+	char pidfile[4096];		/* absolute, once checked */
+	int log_fd;
 };
 
 static void usage(FILE *f)
@@ -85,7 +101,9 @@ static void usage(FILE *f)
 		   "         [--rcv-timeout MS] [--tests N] [-q] [--config FILE]\n"
 		   "         [--share [--share-from CIDR,...] | --no-share]\n"
 		   "         [--rsa-private-key-path FILE --authorized-users-path FILE\n"
-		   "          [--time-skew-threshold S] [--use-pkcs1-padding]]\n");
+		   "          [--time-skew-threshold S] [--use-pkcs1-padding]]\n"
+		   "         [-D] [-I PIDFILE] [--logfile FILE] [--server-max-duration S]\n"
+		   "         [--server-bitrate-limit RATE[/S]]\n");
 }
 
 static cJSON *peer_payload(const struct nd_peer_request *req, void *arg)
@@ -182,6 +200,56 @@ static int parse_size(const char *text, uint64_t *ret_bytes)
 	return 0;
 }
 
+/*
+ * --server-bitrate-limit RATE[/S]: bits/s with iperf3's decimal K, M, G, T
+ * and an averaging interval of 0.1 to 60 s (0: checked at the start only).
+ */
+static int parse_bitrate_limit(const char *text, struct nd_server_config *cfg)
+{
+	const char *end;
+	double v, iv = cfg->bitrate_limit_interval_sec;
+
+	if (nd_parse_decimal(text, &v, &end) < 0 || v < 0)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	case 't': case 'T': v *= 1e12; end++; break;
+	}
+	if (*end == '/') {
+		if (nd_parse_decimal(end + 1, &iv, &end) < 0 || (iv != 0 && (iv < 0.1 || iv > 60)))
+			return -EINVAL;
+	}
+	if (*end || v > 1e15)
+		return -EINVAL;
+	cfg->bitrate_limit_bps = (uint64_t)v;
+	cfg->bitrate_limit_interval_sec = iv;
+	return 0;
+}
+
+/* The options of serve's life as a service; 1: not one of them. */
+static int parse_service_arg(int c, const char *arg, struct nd_server_config *cfg,
+			     struct serve_opts *o)
+{
+	long v;
+
+	switch (c) {
+	case 'D': o->daemon = true; return 0;
+	case 'I': o->pidfile_arg = arg; return 0;
+	case OPT_LOGFILE: o->logfile = arg; return 0;
+	case OPT_MAX_DURATION:
+		if (nd_parse_long(arg, 10, 0, 86400, &v))
+			return -EINVAL;
+		cfg->max_duration_sec = (int)v;
+		return 0;
+	case OPT_BITRATE_LIMIT:
+		return parse_bitrate_limit(arg, cfg);
+	default:
+		return 1;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		      struct serve_opts *o)
 {
@@ -190,7 +258,13 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:1B:46qh", serve_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:1B:46qhDI:", serve_options, NULL)) != -1) {
+		int service = parse_service_arg(c, optarg, cfg, o);
+
+		if (service < 0)
+			goto bad;
+		if (service == 0)
+			continue;
 		switch (c) {
 		case 'p':
 			if (nd_parse_long(optarg, 10, 1, 65535, &v))
@@ -261,13 +335,80 @@ bad:
 	return -EINVAL;
 }
 
+/*
+ * Before listening, while errors still reach the user: the pidfile's
+ * holder, if alive, refuses us; the log file opens with its relative path.
+ */
+static int service_prepare(struct serve_opts *o)
+{
+	pid_t holder = 0;
+	int rc;
+
+	o->log_fd = -1;
+	if (o->pidfile_arg) {
+		rc = nd_pidfile_check(o->pidfile_arg, o->pidfile, sizeof(o->pidfile), &holder);
+		if (rc == -EEXIST) {
+			nd_err("another server appears to be running: '%s' names process %d",
+			       o->pidfile_arg, (int)holder);
+			return rc;
+		}
+		if (rc < 0) {
+			nd_err("cannot use pidfile '%s': %s", o->pidfile_arg, strerror(-rc));
+			return rc;
+		}
+	}
+	if (o->logfile) {
+		rc = nd_log_open(o->logfile, &o->log_fd);
+		if (rc < 0) {
+			nd_err("cannot open log file '%s': %s", o->logfile, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Detach (-D) and take the pidfile and the log; *ret_parent: this is the
+ * process that started us, to exit with *ret_exit as the daemon said.
+ */
+static int service_start(struct serve_opts *o, bool *ret_parent, int *ret_exit)
+{
+	int notify_fd = -1, rc = 0;
+
+	*ret_parent = false;
+	if (o->daemon) {
+		rc = nd_daemon_fork(ret_parent, ret_exit, &notify_fd);
+		if (rc < 0)
+			nd_err("cannot detach: %s", strerror(-rc));
+		if (rc < 0 || *ret_parent)
+			return rc;
+	}
+	if (o->pidfile_arg) {
+		rc = nd_pidfile_write(o->pidfile);
+		if (rc < 0) {
+			nd_err(rc == -EEXIST ? "another server took pidfile '%s' meanwhile" :
+			       "cannot write pidfile '%s': %s", o->pidfile_arg, strerror(-rc));
+			o->pidfile[0] = '\0';
+		}
+	}
+	if (rc == 0 && (o->daemon || o->log_fd >= 0)) {
+		rc = nd_log_redirect(o->log_fd, o->daemon);
+		o->log_fd = -1;
+		if (rc < 0)
+			nd_err("cannot redirect the output: %s", strerror(-rc));
+	}
+	nd_daemon_ready(notify_fd, rc < 0 ? ND_EXIT_ENV : ND_EXIT_OK);
+	return rc;
+}
+
 int cmd_serve(int argc, char **argv)
 {
 	struct nd_server_config cfg;
 	struct serve_opts opts = { 0 };
 	struct nd_server *server;
 	struct sigaction sa;
-	int rc;
+	bool parent;
+	int rc, exit_code = ND_EXIT_OK;
 
 	nd_server_config_init(&cfg);
 	rc = parse_args(argc, argv, &cfg, &opts);
@@ -278,13 +419,27 @@ int cmd_serve(int argc, char **argv)
 	rc = setup_auth(&opts, &cfg);
 	if (rc != 0)
 		return rc;
+	if (service_prepare(&opts) < 0) {
+		nd_auth_key_free(opts.auth.private_key);
+		return ND_EXIT_ENV;
+	}
 	cfg.peer_payload = peer_payload;
 	cfg.peer_payload_arg = &opts;
 	rc = nd_server_create(&cfg, &server);
 	if (rc < 0) {
 		nd_err("cannot listen on port %u: %s", cfg.port, strerror(-rc));
 		nd_auth_key_free(opts.auth.private_key);
+		if (opts.log_fd >= 0)
+			close(opts.log_fd);
 		return ND_EXIT_ENV;
+	}
+	rc = service_start(&opts, &parent, &exit_code);
+	if (rc < 0 || parent) {
+		if (opts.log_fd >= 0)
+			close(opts.log_fd);
+		nd_server_destroy(server);
+		nd_pidfile_remove(opts.pidfile);
+		return rc < 0 ? ND_EXIT_ENV : exit_code;
 	}
 	signal_target = server;
 	memset(&sa, 0, sizeof(sa));
@@ -297,5 +452,6 @@ int cmd_serve(int argc, char **argv)
 	signal_target = NULL;
 	nd_server_destroy(server);
 	nd_auth_key_free(opts.auth.private_key);
+	nd_pidfile_remove(opts.pidfile);
 	return ND_EXIT_OK;
 }

@@ -177,6 +177,14 @@ struct nd_server_config {
 	 * thread each) and the stream buffers they allocate. */
 	int max_streams;		/* default ND_SERVER_STREAMS_DEFAULT */
 	uint64_t max_memory_bytes;	/* default ND_SERVER_MEMORY_DEFAULT */
+	/* iperf3 3.21's server limits: a test asking for more than
+	 * max_duration_sec (-t plus -O; a -n/-k test has no duration) is
+	 * refused, so is one whose -b times its streams exceeds
+	 * bitrate_limit_bps, and a running test whose average rate over
+	 * bitrate_limit_interval_sec exceeds it is ended.  0: no limit. */
+	int max_duration_sec;
+	uint64_t bitrate_limit_bps;
+	double bitrate_limit_interval_sec;	/* default 5; 0: checked at start only */
 	bool json_log;			/* print each test's results as JSON */
 	bool quiet;
 	bool verbose_text;		/* print iperf3-like text per test */

@@ -39,11 +39,14 @@ enum nd_state {
 /* iperf3 i_errno values we send or explain. */
 #define ND_IE_NUMSTREAMS   6
 #define ND_IE_BLOCKSIZE    7
+#define ND_IE_TOTALRATE    27
+#define ND_IE_MAXDURATION  37
 #define ND_IE_MESSAGE      110
 #define ND_IE_RECVPARAMS   114
 #define ND_IE_ACCESSDENIED 121
 #define ND_IE_AUTHTEST     142
 #define ND_IE_NOMSG        144
+#define ND_IE_DURATIONEXPIRED 160
 
 #define ND_COOKIE_LEN        37
 #define ND_PARAMS_JSON_MAX   8192

@@ -27,6 +27,7 @@ void nd_server_config_init(struct nd_server_config *cfg)
 	cfg->rcv_timeout_ms = ND_SERVER_RCV_TIMEOUT_DEFAULT;
 	cfg->max_streams = ND_SERVER_STREAMS_DEFAULT;
 	cfg->max_memory_bytes = ND_SERVER_MEMORY_DEFAULT;
+	cfg->bitrate_limit_interval_sec = 5;
 }
 
 int nd_server_ctrl_timeout_ms(const struct nd_server *s)

@@ -211,6 +211,91 @@ static bool progress_bytes(struct nd_test *t, int timeout_ms, uint64_t *ret_byte
 	return true;
 }
 
+/*
+ * --server-max-duration and --server-bitrate-limit at the parameter
+ * exchange, as 3.21's get_parameters(): a test by bytes or blocks has no
+ * duration, so a server with a maximum refuses it too.
+ */
+static int check_limits(struct nd_slot *sl, const struct nd_engine_params *p,
+			char *why, size_t why_size)
+{
+	const struct nd_server_config *cfg = &sl->server->cfg;
+	uint64_t want_bps = (uint64_t)p->streams * p->rate_bps * (p->bidir ? 2 : 1);
+	int to = nd_server_ctrl_timeout_ms(sl->server);
+
+	if (cfg->max_duration_sec > 0 &&
+	    (p->duration_sec == 0 || p->duration_sec + p->omit_sec > cfg->max_duration_sec)) {
+		if (p->duration_sec == 0)
+			snprintf(why, why_size, "refused: a test by bytes or blocks has no "
+				 "duration, the server allows %d s (--server-max-duration)",
+				 cfg->max_duration_sec);
+		else
+			snprintf(why, why_size, "refused: a test of %g s, the server allows %d s "
+				 "(--server-max-duration)", p->duration_sec + p->omit_sec,
+				 cfg->max_duration_sec);
+		nd_proto_send_error(sl->ctrl_fd, ND_IE_MAXDURATION, 0, to);
+		return -E2BIG;
+	}
+	if (cfg->bitrate_limit_bps > 0 && want_bps > cfg->bitrate_limit_bps) {
+		snprintf(why, why_size, "refused: %llu bit/s asked, the server allows %llu bit/s "
+			 "(--server-bitrate-limit)", (unsigned long long)want_bps,
+			 (unsigned long long)cfg->bitrate_limit_bps);
+		nd_proto_send_error(sl->ctrl_fd, ND_IE_TOTALRATE, 0, to);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
+/*
+ * The running check of --server-bitrate-limit, 3.21's
+ * iperf_check_total_rate(): the bytes of every stream, both directions,
+ * over the last `window` intervals (the limit's interval in whole report
+ * intervals, at least one), once that many have passed.
+ */
+struct rate_window {
+	uint64_t ring[600];		/* 60 s of 0.1 s intervals, 3.21's bounds */
+	int window, filled, next;
+	uint64_t last_total;
+	double iv_sec;
+};
+
+static void rate_window_init(struct rate_window *w, const struct nd_server_config *cfg,
+			     double iv_sec)
+{
+	double n = cfg->bitrate_limit_interval_sec / iv_sec;
+
+	memset(w, 0, sizeof(*w));
+	w->iv_sec = iv_sec;
+	w->window = n <= 1 ? 1 : n >= 600 ? 600 : (int)(n + 0.5);
+	if (!cfg->bitrate_limit_bps || cfg->bitrate_limit_interval_sec == 0)
+		w->window = 0;
+}
+
+static int rate_check(struct rate_window *w, struct nd_test *t, uint64_t limit_bps)
+{
+	uint64_t total = 0, sum = 0, bps;
+
+	if (w->window == 0)
+		return 0;
+	for (int i = 0; i < t->streams_count; i++)
+		total += atomic_load_explicit(&t->streams[i].bytes, memory_order_relaxed);
+	w->ring[w->next] = total - w->last_total;
+	w->last_total = total;
+	w->next = (w->next + 1) % w->window;
+	if (++w->filled < w->window)
+		return 0;
+	for (int i = 0; i < w->window; i++)
+		sum += w->ring[i];
+	bps = (uint64_t)((double)sum * 8 / (w->iv_sec * w->window));
+	if (bps <= limit_bps)
+		return 0;
+	snprintf(t->err, sizeof(t->err), "ended: %llu bit/s over %g s, the server allows %llu "
+		 "bit/s (--server-bitrate-limit)", (unsigned long long)bps, w->iv_sec * w->window,
+		 (unsigned long long)limit_bps);
+	nd_proto_send_error(t->ctrl_fd, ND_IE_TOTALRATE, 0, 100);
+	return -EDQUOT;
+}
+
 /* A client silent for the receive timeout: tell it why and end the test. */
 static int data_timeout(struct nd_test *t, int rcv_ms, bool receives)
 {
@@ -220,20 +305,23 @@ static int data_timeout(struct nd_test *t, int rcv_ms, bool receives)
 	return -ETIMEDOUT;
 }
 
-/* Wait for TEST_END, reporting intervals; negative errno on abort. */
-static int run_until_end(struct nd_slot *sl, struct nd_test *t)
+/* A test past its duration and 3.21's grace of 40 s: told as 3.21 does. */
+static int duration_expired(struct nd_test *t)
 {
-	double iv = t->p.interval_sec > 0 ? t->p.interval_sec : 1;
-	double next_iv = t->t_start + iv;
-	/* A test by bytes or blocks has no duration, but no test may outlast
-	 * the longest one allowed: a client that goes quiet is dropped. */
-	double limit = t->t_start + (t->p.duration_sec > 0 ? t->p.duration_sec : 86400) +
-		       t->p.omit_sec + 40;
-	int rcv_ms = sl->server->cfg.rcv_timeout_ms;
-	double heard = t->t_start;
+	snprintf(t->err, sizeof(t->err), "server test duration expired: the test is ended");
+	nd_proto_send_error(t->ctrl_fd, ND_IE_DURATIONEXPIRED, 0, 100);
+	return -ETIMEDOUT;
+}
+
+/* Wait for TEST_END, reporting intervals; negative errno on abort. */
+static int watch_test(struct nd_slot *sl, struct nd_test *t, struct rate_window *rw,
+		      double limit)
+{
+	double iv = rw->iv_sec, next_iv = t->t_start + iv, heard = t->t_start;
+	int rcv_ms = sl->server->cfg.rcv_timeout_ms, rc = 0;
 	uint64_t seen = 0;
 
-	for (;;) {
+	while (rc == 0) {
 		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
 		double now = nd_now_sec();
 		uint64_t moved = seen;
@@ -243,7 +331,7 @@ static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 		if (server_stopping(sl))
 			return -ECANCELED;
 		if (now > limit)
-			return -ETIMEDOUT;
+			return duration_expired(t);
 		if (!progress_bytes(t, rcv_ms, &moved) || moved != seen) {
 			seen = moved;
 			heard = now;
@@ -261,11 +349,31 @@ static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 		if (!t->omit_done && now >= t->t_omit_end) {
 			nd_test_tick(t, now);
 			next_iv = t->t_omit_end + iv;
+			rc = rate_check(rw, t, sl->server->cfg.bitrate_limit_bps);
 		} else if (now >= next_iv) {
 			nd_test_tick(t, now);
 			next_iv += iv;
+			rc = rate_check(rw, t, sl->server->cfg.bitrate_limit_bps);
 		}
 	}
+	return rc;
+}
+
+static int run_until_end(struct nd_slot *sl, struct nd_test *t)
+{
+	/* A test by bytes or blocks has no duration, but no test may outlast
+	 * the longest one allowed: a client that goes quiet is dropped. */
+	double limit = t->t_start + (t->p.duration_sec > 0 ? t->p.duration_sec : 86400) +
+		       t->p.omit_sec + 40;
+	struct rate_window *rw = malloc(sizeof(*rw));
+	int rc;
+
+	if (!rw)
+		return -ENOMEM;
+	rate_window_init(rw, &sl->server->cfg, t->p.interval_sec > 0 ? t->p.interval_sec : 1);
+	rc = watch_test(sl, t, rw, limit);
+	free(rw);
+	return rc;
 }
 
 static char *summary_text(const struct nd_test *t)
@@ -439,6 +547,8 @@ void *nd_server_test_main(void *arg)
 	}
 	/* A refused credential does not use up -1 or --tests, as in iperf3. */
 	sl->auth_refused = rc == -EACCES;
+	if (rc == 0)
+		rc = check_limits(sl, &p, t->err, sizeof(t->err));
 	if (rc == 0)
 		rc = admit(sl, &p, &use, t->err, sizeof(t->err));
 	if (rc == 0)

@@ -162,7 +162,16 @@ void *nd_tcp_worker(void *arg)
 	/* Receivers read in big gulps: fewer syscalls, same copies. */
 	if (!s->sending && len < 256 * 1024)
 		len = 256 * 1024;
-	buf = malloc(len);
+	/*
+	 * Page-aligned, as iperf3's mmap'd buffer: malloc puts a block of
+	 * this size 16 bytes into a fresh mapping, and the kernel's copy
+	 * into it from the page-aligned skb data then costs over twice the
+	 * CPU per byte on AMD EPYC (bench/bareloop.c -P 2, 256 KiB: 13-15
+	 * Gbit/s per CPU-second at offset 16, 33-36 aligned).  That was the
+	 * -R gap: the client's receiver got such a block, the long-running
+	 * server's a reused heap chunk.
+	 */
+	buf = aligned_alloc(4096, (len + 4095) & ~(size_t)4095);
 	if (!buf) {
 		s->worker_err = -ENOMEM;
 		return NULL;

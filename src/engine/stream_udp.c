@@ -87,7 +87,8 @@ static int tx_setup(struct udp_tx *tx, int fd, size_t len, bool gso)
 	if (tx->msgs > (tx->segs > 1 ? 8 : UDP_BATCH_MAX))
 		tx->msgs = tx->segs > 1 ? 8 : UDP_BATCH_MAX;
 	free(tx->buf);
-	tx->buf = malloc(tx->msgs * tx->segs * len);
+	/* Page-aligned as the TCP worker's (stream_tcp.c says why). */
+	tx->buf = aligned_alloc(4096, (tx->msgs * tx->segs * len + 4095) & ~(size_t)4095);
 	if (!tx->buf)
 		return -ENOMEM;
 	for (size_t i = 0; i < tx->msgs * tx->segs * len; i++)
@@ -354,7 +355,8 @@ static int rx_setup(struct nd_stream *s, struct udp_rx *rx)
 	else
 		rx->buf_len = rx->gro ? UDP_RX_GRO_BUF : t->len_bytes;
 	rx->msgs = rx->gro ? 8 : UDP_BATCH_MAX;
-	rx->buf = malloc(rx->msgs * rx->buf_len);
+	/* Page-aligned as the TCP worker's (stream_tcp.c says why). */
+	rx->buf = aligned_alloc(4096, (rx->msgs * rx->buf_len + 4095) & ~(size_t)4095);
 	if (!rx->buf)
 		return -ENOMEM;
 	for (size_t i = 0; i < rx->msgs; i++) {
