@@ -64,17 +64,7 @@ assert v[\"unavailable\"] == [], v[\"unavailable\"]"; }
 '
 
 test_expect_success 'two namespaces over a 4-queue veth, mq root on the sender, serve on the far end' '
-	nd_netns_add "$NSA" && nd_netns_add "$NSB" &&
-	ip -n "$NSA" link add nda numrxqueues 4 numtxqueues 4 type veth \
-		peer ndb numrxqueues 4 numtxqueues 4 netns "$NSB" &&
-	ip -n "$NSA" addr add 10.77.72.1/24 dev nda &&
-	ip -n "$NSB" addr add 10.77.72.2/24 dev ndb &&
-	ip -n "$NSA" link set nda up && ip -n "$NSB" link set ndb up &&
-	in_a tc qdisc add dev nda root handle 1: mq &&
-	{ ip netns exec "$NSB" "$ND" serve -p $PORT >"$TRASH/serve.log" 2>&1 & } &&
-	echo $! >"$TRASH/serve.pid" &&
-	nd_atexit "kill \$(cat $TRASH/serve.pid) 2>/dev/null" &&
-	sleep 0.5
+	nd_veth_mq_pair "$NSA" "$NSB" 10.77.72 $PORT
 '
 
 # One flow first: since boot one TX queue carries everything, which makes

@@ -156,3 +156,20 @@ print("sent", sent, "want", int(want), "at most", int(want + slack))
 assert max(sent) >= want and max(sent) <= want + slack
 PY
 }
+
+# nd_veth_mq_pair NSA NSB NET PORT: namespaces NSA and NSB joined by a
+# 4-queue veth, nda (NET.1, an mq root qdisc) to ndb (NET.2), and serve -p
+# PORT in NSB; all removed at exit.
+nd_veth_mq_pair() {
+	nd_netns_add "$1" && nd_netns_add "$2" &&
+	ip -n "$1" link add nda numrxqueues 4 numtxqueues 4 type veth \
+		peer ndb numrxqueues 4 numtxqueues 4 netns "$2" &&
+	ip -n "$1" addr add "$3.1/24" dev nda &&
+	ip -n "$2" addr add "$3.2/24" dev ndb &&
+	ip -n "$1" link set nda up && ip -n "$2" link set ndb up &&
+	ip netns exec "$1" tc qdisc add dev nda root handle 1: mq &&
+	{ ip netns exec "$2" "$ND" serve -p "$4" >"$TRASH/serve.log" 2>&1 & } &&
+	echo $! >"$TRASH/serve.pid" &&
+	nd_atexit "kill \$(cat $TRASH/serve.pid) 2>/dev/null" &&
+	sleep 0.5
+}
