@@ -12,6 +12,7 @@
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine_int.h"
+#include "nicdoctor/iperf_flags.h"
 
 enum {
 	OPT_BIDIR = 256, OPT_GET_SERVER_OUTPUT, OPT_SKIP_RX_COPY, OPT_NO_GSO, OPT_RCV_TIMEOUT,
@@ -51,6 +52,7 @@ static const struct option bench_options[] = {
 	{ "rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 	{ "sample-if", required_argument, NULL, OPT_SAMPLE_IF },
+	ND_IPERF_CLIENT_OPTIONS,	/* the rest of iperf3 3.21's (iperf_flags.h) */
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,7 +64,12 @@ static void usage(FILE *f)
 		"         [-O S] [-i S] [-R | --bidir] [-u] [-b RATE] [-l LEN] [-w SIZE] [-M MSS]\n"
 		"         [-N] [-C ALGO] [-Z] [-A CPU,...] [-B ADDR] [-4|-6] [-S TOS] [-T TITLE]\n"
 		"         [-J] [--get-server-output] [--skip-rx-copy] [--no-gso]\n"
-		"         [--rcv-timeout MS] [--connect-timeout MS] [--sample-if IF]\n");
+		"         [--rcv-timeout MS] [--connect-timeout MS] [--sample-if IF]\n"
+		"       and iperf3 3.21's other client flags: -V -f -F -I -L -m -d\n"
+		"         --json-stream[-full-output] --logfile --forceflush --timestamps[=FMT]\n"
+		"         --cport --bind-dev (or HOST%%DEV) --dont-fragment --dscp --pacing-timer\n"
+		"         --fq-rate --extra-data --repeating-payload --udp-counters-64bit --gsro\n"
+		"         --cntl-ka[=I/I/C] --snd-timeout (see nicdoctor(8))\n");
 }
 
 /* Limits shared with the server's checks (params.c) and iperf3's. */
@@ -203,8 +210,28 @@ static int parse_option(int c, const char *arg, struct nd_engine_params *p, bool
 			return -EINVAL;
 		p->ifname = arg;
 		return 0;
-	default: return -EINVAL;
+	default: return 1;	/* not a core flag: iperf_flags.c's */
 	}
+}
+
+/* iperf3's -A N[,M]: this process on core N, the server's on core M. */
+static int parse_iperf3_affinity(const char *text, struct nd_engine_params *p)
+{
+	const char *comma = strchr(text, ',');
+	char first[16];
+	long n, m;
+
+	if (!comma || (size_t)(comma - text) >= sizeof(first))
+		return nd_parse_long(text, 0, 0, 1024, &n) < 0 ? -EINVAL :
+		       (p->cpus[0] = (int)n, p->cpus_count = ND_ENGINE_MAX_STREAMS, 0);
+	memcpy(first, text, (size_t)(comma - text));
+	first[comma - text] = '\0';
+	if (nd_parse_long(first, 0, 0, 1024, &n) < 0 || nd_parse_long(comma + 1, 0, 0, 1024, &m) < 0)
+		return -EINVAL;
+	p->cpus[0] = (int)n;
+	p->cpus_count = ND_ENGINE_MAX_STREAMS;
+	p->server_affinity = (int)m;
+	return 0;
 }
 
 static int exit_code(int rc)
@@ -240,56 +267,130 @@ static const char *option_hint(int c)
 	}
 }
 
-int cmd_bench(int argc, char **argv)
+/* One flag: the core set here, then iperf3 3.21's others.  0 or an exit code. */
+static int take_flag(int c, char **argv, struct nd_engine_params *p, struct nd_client_opts *o,
+		     struct nd_iperf_out *io, bool iperf3_mode)
 {
-	struct nd_engine_params p;
-	struct nd_client_opts o = { .text_out = stdout };
-	struct nd_engine_result *r;
-	cJSON *json = NULL;
+	char why[200] = "";
+	int rc;
+
+	if (c == '?' || c == ':') {
+		nd_err("%s: unknown or incomplete option '%s'", iperf3_mode ? "iperf3" : "bench",
+		       argv[optind - 1]);
+		return ND_EXIT_USAGE;
+	}
+	if (c == 'A' && iperf3_mode)
+		rc = parse_iperf3_affinity(optarg, p);
+	else
+		rc = parse_option(c, optarg, p, &o->json);
+	if (rc > 0)
+		rc = nd_iperf_flag(c, optarg, p, io, why, sizeof(why));
+	if (rc == 0)
+		return 0;
+	if (why[0]) {
+		nd_err("%s", why);
+		return rc == -ENOPROTOOPT ? ND_EXIT_ENV : ND_EXIT_USAGE;
+	}
+	nd_err("bench: invalid value '%s' for --%s%s", optarg ? optarg : "", option_name(c),
+	       option_hint(c));
+	return ND_EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct nd_engine_params *p,
+		      struct nd_client_opts *o, struct nd_iperf_out *io, bool iperf3_mode)
+{
+	bool duration_set = false;
+	char why[200] = "";
 	int c, rc;
 
-	nd_engine_params_init(&p);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:p:P:t:n:k:O:i:Rub:l:w:M:NC:ZA:B:46T:S:Jh",
-				bench_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:p:P:t:n:k:O:i:Rub:l:w:M:NC:ZA:B:46T:S:Jh"
+				ND_IPERF_CLIENT_SHORT, bench_options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
-			return ND_EXIT_OK;
+			return -1;
 		}
-		if (c == '?' || c == ':') {
-			nd_err("bench: unknown or incomplete option '%s'", argv[optind - 1]);
-			return ND_EXIT_USAGE;
-		}
-		if (parse_option(c, optarg, &p, &o.json) < 0) {
-			nd_err("bench: invalid value '%s' for --%s%s", optarg ? optarg : "",
-			       option_name(c), option_hint(c));
-			return ND_EXIT_USAGE;
-		}
+		duration_set |= c == 't';
+		rc = take_flag(c, argv, p, o, io, iperf3_mode);
+		if (rc)
+			return rc;
 	}
-	if (optind < argc || !p.host) {
+	if (io->version) {
+		printf("nicdoctor %s (iperf 3.21 compatible)\n", ND_VERSION);
+		return -1;
+	}
+	if (optind < argc || !p->host) {
 		nd_err(optind < argc ? "bench: unexpected argument '%s'" :
 		       "bench: no server given (-c HOST)%s", optind < argc ? argv[optind] : "");
 		return ND_EXIT_USAGE;
 	}
-	if (p.reverse && p.bidir) {
+	if (p->reverse && p->bidir) {
 		nd_err("-R and --bidir cannot be used together");
 		return ND_EXIT_USAGE;
 	}
+	nd_iperf_split_dev(p, io);
+	io->title = p->title;
+	io->out.iperf_done = iperf3_mode;
+	rc = nd_iperf_finish(p, duration_set, io, why, sizeof(why));
+	if (rc < 0) {
+		nd_err("%s", why);
+		return ND_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void print_json(cJSON *json, FILE *to)
+{
+	char *text = cJSON_Print(json);
+
+	if (text)
+		fprintf(to, "%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(json);
+}
+
+int nd_bench_main(int argc, char **argv, bool iperf3_mode)
+{
+	struct nd_engine_params p;
+	struct nd_client_opts o = { .text_out = stdout };
+	struct nd_iperf_out io = { 0 };
+	struct nd_engine_result *r;
+	cJSON *json = NULL;
+	char why[300] = "";
+	int rc;
+
+	nd_engine_params_init(&p);
+	rc = parse_args(argc, argv, &p, &o, &io, iperf3_mode);
+	if (rc)
+		return rc < 0 ? ND_EXIT_OK : rc;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return ND_EXIT_ENV;
-	rc = nd_client_run(&p, &o, r, &json);
-	if (json) {
-		char *text = cJSON_Print(json);
-
-		if (text)
-			printf("%s\n", text);
-		cJSON_free(text);
-		cJSON_Delete(json);
+	if (nd_iperf_out_open(&io, why, sizeof(why)) < 0) {
+		nd_err("%s", why[0] ? why : "cannot set up the output");
+		nd_iperf_out_close(&io);
+		free(r);
+		return ND_EXIT_ENV;
 	}
+	o.text_out = io.text;
+	o.out = io.out;
+	/* --json-stream is -J's content as event lines; the full object too
+	 * only with --json-stream-full-output (as 3.21). */
+	o.json = o.json || io.json_stream_full;
+	rc = nd_client_run(&p, &o, r, &json);
+	if (json && (!io.json_stream || io.json_stream_full))
+		print_json(json, io.raw);
+	else
+		cJSON_Delete(json);
 	if (rc < 0)
 		nd_err("%s", r->error[0] ? r->error : strerror(-rc));
+	nd_iperf_out_close(&io);
 	free(r);
 	return exit_code(rc);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	return nd_bench_main(argc, argv, false);
 }
