@@ -269,6 +269,7 @@ void nd_out_fmt_unit(char *buf, size_t size, double v, bool bits, char format);
 
 /* output_verbose.c: -V's extra lines, in iperf3's words. */
 void nd_out_verbose_intro(FILE *f, const struct nd_test *t);
+void nd_out_verbose_control(FILE *f, const struct nd_test *t);
 void nd_out_verbose_connected(FILE *f, const struct nd_test *t);
 void nd_out_verbose_start(FILE *f, const struct nd_test *t);
 void nd_out_verbose_end(FILE *f, const struct nd_test *t);

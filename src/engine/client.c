@@ -268,6 +268,13 @@ static int setup(struct nd_test *t)
 	}
 	setsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	control_keepalive(p, t->ctrl_fd);
+	/* iperf3 says "Connecting" once the control connection is up. */
+	if (t->text_out && t->out.verbose)
+		nd_out_verbose_control(t->text_out, t);
+	if (t->text_out)
+		fprintf(t->text_out, "Connecting to host %s, port %u\n", p->host, p->port);
+	if (t->text_out && p->reverse)
+		fprintf(t->text_out, "Reverse mode, remote host %s is sending\n", p->host);
 	nd_proto_make_cookie(t->cookie);
 	rc = nd_net_write_full(t->ctrl_fd, t->cookie, ND_COOKIE_LEN, t->timeout_ms);
 	if (rc == 0)
@@ -366,8 +373,6 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 	t.text_out = o && !o->json && !o->out.json_stream ? o->text_out : NULL;
 	if (t.text_out && t.out.verbose)
 		nd_out_verbose_intro(t.text_out, &t);
-	if (t.text_out)
-		fprintf(t.text_out, "Connecting to host %s, port %u\n", p->host, t.p.port);
 	rc = setup(&t);
 	if (rc == 0) {
 		if (t.text_out && t.out.verbose)

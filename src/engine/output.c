@@ -81,12 +81,14 @@ void nd_out_text_header(FILE *f, const struct nd_test *t)
 	fflush(f);
 }
 
-static void iv_header(FILE *f, const struct nd_test *t, bool sending)
+/* As iperf3: TCP shows Retr/Cwnd when this side sends at all; UDP's sender
+ * header only when it does nothing else. */
+static void iv_header(FILE *f, const struct nd_test *t, bool has_tx, bool has_rx)
 {
 	fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n", t->p.bidir ? "[Role]" : "",
-		t->p.udp ? (sending ? "         Total Datagrams" :
+		t->p.udp ? (has_tx && !has_rx ? "         Total Datagrams" :
 			    "         Jitter    Lost/Total Datagrams") :
-			   (sending ? "         Retr  Cwnd" : ""));
+			   (has_tx ? "         Retr  Cwnd" : ""));
 }
 
 static void iv_group(FILE *f, const struct nd_test *t, const struct nd_interval *iv, bool sending)
@@ -97,6 +99,8 @@ static void iv_group(FILE *f, const struct nd_test *t, const struct nd_interval 
 	int n = 0;
 	char id[8], tail[96], cwnd[32];
 	const char *omitted = iv->omitted ? "(omitted)" : "";
+	/* iperf3's zbuf: a bidir UDP sender's count sits under "Lost/Total". */
+	const char *zbuf = t->p.bidir ? "          " : "";
 
 	for (int i = 0; i < t->streams_count; i++) {
 		const struct nd_stream *s = &t->streams[i];
@@ -113,8 +117,8 @@ static void iv_group(FILE *f, const struct nd_test *t, const struct nd_interval 
 		snprintf(id, sizeof(id), "%3d", s->id);
 		/* The tails are iperf3's report_bw_*_format (iperf_locale.c), spaces and all. */
 		if (t->p.udp && sending) {
-			snprintf(tail, sizeof(tail), "  %llu  %s", (unsigned long long)v->packets,
-				 omitted);
+			snprintf(tail, sizeof(tail), " %s %llu  %s", zbuf,
+				 (unsigned long long)v->packets, omitted);
 		} else if (t->p.udp) {
 			uint64_t total = v->packets + v->lost;
 
@@ -133,7 +137,8 @@ static void iv_group(FILE *f, const struct nd_test *t, const struct nd_interval 
 	}
 	if (n > 1) {
 		if (t->p.udp && sending)
-			snprintf(tail, sizeof(tail), "  %llu  %s", (unsigned long long)sum_pk, omitted);
+			snprintf(tail, sizeof(tail), " %s %llu  %s", zbuf, (unsigned long long)sum_pk,
+				 omitted);
 		else if (t->p.udp)
 			snprintf(tail, sizeof(tail), "  %5.3f ms  %llu/%llu (%.2g%%)  %s",
 				 sum_jitter / n * 1e3, (unsigned long long)sum_lost,
@@ -158,14 +163,16 @@ void nd_out_text_interval(FILE *f, const struct nd_test *t, const struct nd_inte
 		else
 			has_rx = true;
 	}
+	/* iperf3: the header before the first interval, a separator before
+	 * each later one when there are parallel streams. */
 	if (t->intervals_count == 0 && t->t_last_iv == t->t_start)
-		iv_header(f, t, has_tx && !has_rx);
+		iv_header(f, t, has_tx, has_rx);
+	else if (t->p.streams > 1)
+		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	if (has_tx)
 		iv_group(f, t, iv, true);
 	if (has_rx)
 		iv_group(f, t, iv, false);
-	if (t->streams_count > 1 || t->p.bidir)
-		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	fflush(f);
 }
 
@@ -272,8 +279,7 @@ void nd_out_text_summary(FILE *f, const struct nd_test *t)
 		else
 			has_rx = true;
 	}
-	if (t->streams_count <= 1 && !t->p.bidir)
-		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	if (t->out.verbose)
 		fprintf(f, "Test Complete. Summary Results:\n");
 	fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n", t->p.bidir ? "[Role]" : "",

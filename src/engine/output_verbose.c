@@ -20,15 +20,25 @@
 void nd_out_verbose_intro(FILE *f, const struct nd_test *t)
 {
 	struct utsname u;
-	time_t now = time(NULL);
-	struct tm tm;
-	char when[64];
 
 	(void)t;
 	fprintf(f, "nicdoctor %s (iperf 3.21 compatible)\n", ND_VERSION);
 	if (uname(&u) == 0)
 		fprintf(f, "%s %s %s %s %s\n", u.sysname, u.nodename, u.release, u.version,
 			u.machine);
+}
+
+/* Once the control connection is up: its MSS and the time. */
+void nd_out_verbose_control(FILE *f, const struct nd_test *t)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char when[64];
+	int mss = 0;
+	socklen_t len = sizeof(mss);
+
+	if (getsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) == 0)
+		fprintf(f, "Control connection MSS %d\n", mss);
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm);
 	fprintf(f, "Time: %s\n", when);
@@ -89,9 +99,13 @@ void nd_out_verbose_end(FILE *f, const struct nd_test *t)
 	if (!r)
 		return;
 	nd_test_fill_result(t, r);
-	cpu_line(f, t, r, t->is_server ? t->p.reverse : !t->p.reverse);
-	if (t->p.bidir)
-		cpu_line(f, t, r, t->is_server);
+	/* iperf3 prints the CPU line only on the sending side (both in bidir). */
+	if (t->p.bidir) {
+		cpu_line(f, t, r, true);
+		cpu_line(f, t, r, false);
+	} else if (t->is_server == t->p.reverse) {
+		cpu_line(f, t, r, true);
+	}
 	free(r);
 	if (t->p.udp)
 		return;
