@@ -186,7 +186,11 @@ struct nd_server_config {
 	uint64_t max_memory_bytes;	/* default ND_SERVER_MEMORY_DEFAULT */
 	bool json_log;			/* print each test's results as JSON */
 	bool quiet;
-	bool verbose_text;		/* print iperf3-like text per test */
+	bool verbose_text;		/* -V: iperf3's verbose lines per test */
+	char format;			/* -f: iperf3's unit letter, 0 adaptive */
+	const char *bind_dev;		/* --bind-dev: SO_BINDTODEVICE on listeners */
+	bool interval_set;		/* -i: the server's own report interval */
+	double interval_sec;
 	/* Answer a client that asked for "nicdoctor_peer": called with the
 	 * control connection's local address; the object is added to the
 	 * results under that key (with this host's per-CPU shares). */

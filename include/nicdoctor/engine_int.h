@@ -72,6 +72,8 @@ int nd_net_connect_ex(const char *host, uint16_t port, int family, const char *b
 		      int socktype, int timeout_ms, const struct nd_sock_opts *so, int *ret_fd);
 int nd_net_listen(const char *bind_addr, uint16_t port, int family, int socktype,
 		  int *ret_fd);
+int nd_net_listen_dev(const char *bind_addr, const char *bind_dev, uint16_t port, int family,
+		      int socktype, int *ret_fd);
 void nd_net_addr_str(const struct sockaddr_storage *ss, char *host, size_t host_size,
 		     uint16_t *ret_port);
 double nd_now_sec(void);	/* CLOCK_MONOTONIC */

@@ -208,6 +208,13 @@ int nd_net_connect(const char *host, uint16_t port, int family, const char *bind
 int nd_net_listen(const char *bind_addr, uint16_t port, int family, int socktype,
 		  int *ret_fd)
 {
+	return nd_net_listen_dev(bind_addr, NULL, port, family, socktype, ret_fd);
+}
+
+/* serve --bind-dev: only what arrives on that device (SO_BINDTODEVICE). */
+int nd_net_listen_dev(const char *bind_addr, const char *bind_dev, uint16_t port, int family,
+		      int socktype, int *ret_fd)
+{
 	struct addrinfo hints = { .ai_family = family, .ai_socktype = socktype,
 				  .ai_flags = AI_PASSIVE };
 	struct addrinfo *res = NULL, *ai;
@@ -232,6 +239,13 @@ int nd_net_listen(const char *bind_addr, uint16_t port, int family, int socktype
 			continue;
 		}
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind_dev && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, bind_dev,
+					   strlen(bind_dev)) < 0) {
+			rc = -errno;
+			close(fd);
+			fd = rc;
+			continue;
+		}
 		if (ai->ai_family == AF_INET6 && family != AF_INET6)
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&

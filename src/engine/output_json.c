@@ -19,6 +19,11 @@ static double bps(uint64_t bytes, double sec)
 	return sec > 0 ? (double)bytes * 8.0 / sec : 0;
 }
 
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
 /* A socket's buffer sizes as the kernel set them (3.21's *_actual keys). */
 static void add_bufsizes(cJSON *o, const struct nd_test *t)
 {
@@ -135,8 +140,10 @@ cJSON *nd_out_json_interval(const struct nd_test *t, const struct nd_interval *i
 {
 	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "streams");
 	cJSON *sum[2] = { NULL, NULL };	/* [0] forward group, [1] reverse (bidir) */
-	uint64_t bytes[2] = { 0, 0 }, pk[2] = { 0, 0 };
+	uint64_t bytes[2] = { 0, 0 }, pk[2] = { 0, 0 }, lost[2] = { 0, 0 };
 	int64_t retr[2] = { 0, 0 };
+	double jitter[2] = { 0, 0 };
+	int n[2] = { 0, 0 };
 
 	for (int i = 0; i < t->streams_count; i++) {
 		const struct nd_stream *s = &t->streams[i];
@@ -150,6 +157,7 @@ cJSON *nd_out_json_interval(const struct nd_test *t, const struct nd_interval *i
 			if (!s->sending) {
 				cJSON_AddNumberToObject(c, "jitter_ms", v->jitter_sec * 1e3);
 				cJSON_AddNumberToObject(c, "lost_packets", (double)v->lost);
+				cJSON_AddNumberToObject(c, "lost_percent", pct(v->lost, v->packets + v->lost));
 			}
 		} else if (s->sending) {
 			cJSON_AddNumberToObject(c, "retransmits", (double)v->retransmits);
@@ -166,6 +174,9 @@ cJSON *nd_out_json_interval(const struct nd_test *t, const struct nd_interval *i
 		bytes[g] += v->bytes;
 		pk[g] += v->packets;
 		retr[g] += v->retransmits > 0 ? v->retransmits : 0;
+		lost[g] += v->lost;
+		jitter[g] += v->jitter_sec;
+		n[g]++;
 		if (!sum[g])
 			sum[g] = cJSON_CreateObject();
 		cJSON_DeleteItemFromObject(sum[g], "sender");
@@ -178,7 +189,13 @@ cJSON *nd_out_json_interval(const struct nd_test *t, const struct nd_interval *i
 			continue;
 		sender = cJSON_DetachItemFromObject(sum[g], "sender");
 		add_span(sum[g], -1, iv->start_sec, iv->end_sec, bytes[g]);
-		if (t->p.udp)
+		if (t->p.udp && !cJSON_IsTrue(sender)) {
+			/* 3.21's receiving sum: mean jitter, the losses, their share. */
+			cJSON_AddNumberToObject(sum[g], "jitter_ms", jitter[g] / n[g] * 1e3);
+			cJSON_AddNumberToObject(sum[g], "lost_packets", (double)lost[g]);
+			cJSON_AddNumberToObject(sum[g], "packets", (double)pk[g]);
+			cJSON_AddNumberToObject(sum[g], "lost_percent", pct(lost[g], pk[g] + lost[g]));
+		} else if (t->p.udp)
 			cJSON_AddNumberToObject(sum[g], "packets", (double)pk[g]);
 		else if (cJSON_IsTrue(sender))
 			cJSON_AddNumberToObject(sum[g], "retransmits", (double)retr[g]);
