@@ -116,7 +116,18 @@ install: nicdoctor
 	install -m 0755 nicdoctor $(DESTDIR)$(PREFIX)/sbin/nicdoctor
 	install -m 0644 man/nicdoctor.8 $(DESTDIR)$(PREFIX)/share/man/man8/nicdoctor.8
 
+# `make install IPERF3_LINK=1` also makes $(PREFIX)/bin/iperf3 a link to
+# nicdoctor, whose iperf3 drop-in then serves scripts that run iperf3 (never
+# by default: it shadows a real iperf3 earlier in PATH).
+ifeq ($(IPERF3_LINK),1)
+install: install-iperf3-link
+endif
+install-iperf3-link:
+	install -d $(DESTDIR)$(PREFIX)/bin
+	ln -sf ../sbin/nicdoctor $(DESTDIR)$(PREFIX)/bin/iperf3
+
 clean:
 	rm -rf build build-san build-san-clang build-fuzz nicdoctor
 
 .PHONY: all deps peers run unit integration check fuzz fuzz-build install clean
+.PHONY: install-iperf3-link

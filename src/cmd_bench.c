@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,23 +215,41 @@ static int parse_option(int c, const char *arg, struct nd_engine_params *p, bool
 	}
 }
 
-/* iperf3's -A N[,M]: this process on core N, the server's on core M. */
-static int parse_iperf3_affinity(const char *text, struct nd_engine_params *p)
+/*
+ * iperf3's -A N[,M]: this process on core N (as iperf3, the number is read
+ * up to the first non-digit), the server's test on core M.
+ */
+static int parse_iperf3_affinity(const char *text, struct nd_engine_params *p, int *ret_cpu)
 {
 	const char *comma = strchr(text, ',');
-	char first[16];
-	long n, m;
+	char *end;
+	long n = strtol(text, &end, 0), m;
 
-	if (!comma || (size_t)(comma - text) >= sizeof(first))
-		return nd_parse_long(text, 0, 0, 1024, &n) < 0 ? -EINVAL :
-		       (p->cpus[0] = (int)n, p->cpus_count = ND_ENGINE_MAX_STREAMS, 0);
-	memcpy(first, text, (size_t)(comma - text));
-	first[comma - text] = '\0';
-	if (nd_parse_long(first, 0, 0, 1024, &n) < 0 || nd_parse_long(comma + 1, 0, 0, 1024, &m) < 0)
+	if (end == text || n < 0 || n > 1024)
 		return -EINVAL;
-	p->cpus[0] = (int)n;
-	p->cpus_count = ND_ENGINE_MAX_STREAMS;
-	p->server_affinity = (int)m;
+	if (comma) {
+		m = strtol(comma + 1, &end, 0);
+		if (end == comma + 1 || m < 0 || m > 1024)
+			return -EINVAL;
+		p->server_affinity = (int)m;
+	}
+	*ret_cpu = (int)n;
+	return 0;
+}
+
+static int pin_process(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	if (cpu < CPU_SETSIZE)
+		CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		nd_err("unable to set CPU affinity to core %d: %s", cpu, strerror(errno));
+		return ND_EXIT_ENV;
+	}
 	return 0;
 }
 
@@ -269,7 +288,7 @@ static const char *option_hint(int c)
 
 /* One flag: the core set here, then iperf3 3.21's others.  0 or an exit code. */
 static int take_flag(int c, char **argv, struct nd_engine_params *p, struct nd_client_opts *o,
-		     struct nd_iperf_out *io, bool iperf3_mode)
+		     struct nd_iperf_out *io, bool iperf3_mode, int *process_cpu)
 {
 	char why[200] = "";
 	int rc;
@@ -280,7 +299,7 @@ static int take_flag(int c, char **argv, struct nd_engine_params *p, struct nd_c
 		return ND_EXIT_USAGE;
 	}
 	if (c == 'A' && iperf3_mode)
-		rc = parse_iperf3_affinity(optarg, p);
+		rc = parse_iperf3_affinity(optarg, p, process_cpu);
 	else
 		rc = parse_option(c, optarg, p, &o->json);
 	if (rc > 0)
@@ -297,7 +316,8 @@ static int take_flag(int c, char **argv, struct nd_engine_params *p, struct nd_c
 }
 
 static int parse_args(int argc, char **argv, struct nd_engine_params *p,
-		      struct nd_client_opts *o, struct nd_iperf_out *io, bool iperf3_mode)
+		      struct nd_client_opts *o, struct nd_iperf_out *io, bool iperf3_mode,
+		      int *process_cpu)
 {
 	bool duration_set = false;
 	char why[200] = "";
@@ -312,7 +332,7 @@ static int parse_args(int argc, char **argv, struct nd_engine_params *p,
 			return -1;
 		}
 		duration_set |= c == 't';
-		rc = take_flag(c, argv, p, o, io, iperf3_mode);
+		rc = take_flag(c, argv, p, o, io, iperf3_mode, process_cpu);
 		if (rc)
 			return rc;
 	}
@@ -327,6 +347,11 @@ static int parse_args(int argc, char **argv, struct nd_engine_params *p,
 	}
 	if (p->reverse && p->bidir) {
 		nd_err("-R and --bidir cannot be used together");
+		return ND_EXIT_USAGE;
+	}
+	if ((duration_set && (p->bytes_total || p->blocks_total)) ||
+	    (p->bytes_total && p->blocks_total)) {
+		nd_err("only one test end condition (-t, -n, -k) may be given, as in iperf3");
 		return ND_EXIT_USAGE;
 	}
 	nd_iperf_split_dev(p, io);
@@ -358,10 +383,12 @@ int nd_bench_main(int argc, char **argv, bool iperf3_mode)
 	struct nd_engine_result *r;
 	cJSON *json = NULL;
 	char why[300] = "";
-	int rc;
+	int rc, process_cpu = -1;
 
 	nd_engine_params_init(&p);
-	rc = parse_args(argc, argv, &p, &o, &io, iperf3_mode);
+	rc = parse_args(argc, argv, &p, &o, &io, iperf3_mode, &process_cpu);
+	if (rc == 0)
+		rc = pin_process(process_cpu);
 	if (rc)
 		return rc < 0 ? ND_EXIT_OK : rc;
 	r = calloc(1, sizeof(*r));
