@@ -74,6 +74,7 @@ lane() {
 	mkdir -p "$lane_dir"
 	$3 -s -p $lane_port >"$lane_dir/server.log" 2>&1 &
 	lane_srv=$!
+	echo $lane_srv >"$lane_dir/server.pid"
 	sleep 0.5
 	n=0
 	while IFS= read -r args; do
@@ -117,6 +118,8 @@ refused() {
 
 ncpu=$(getconf _NPROCESSORS_ONLN)
 if [ -z "$test_skip_all" ]; then
+	# The lanes' servers, should the script be cut short.
+	nd_atexit 'for f in "$TRASH"/*/server.pid; do kill "$(cat "$f")" 2>/dev/null; done'
 	ports=$((5320 + $$ % 40))
 	lane ours-321 "$NDI" "$NEW" $ports &
 	lane 321-ours "$NEW" "$NDI" $((ports + 50)) &
