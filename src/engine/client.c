@@ -161,15 +161,22 @@ static int run_loop(struct nd_test *t)
 {
 	bool by_amount = t->p.bytes_total || t->p.blocks_total;
 	double iv = t->p.interval_sec > 0 ? t->p.interval_sec : 1e9;
-	double next_iv = t->t_start + iv, rx_since = t->t_start;
+	double next_iv = t->t_start + iv, rx_since = t->t_start, file_end = 0;
 	uint64_t rx_last = 0;
 
 	for (;;) {
 		double now = nd_now_sec(), wake;
 		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
 
-		if (atomic_load(&t->limit_reached) || (!by_amount && now >= t->t_end) ||
-		    (by_amount && udp_rx_quiet(t, now, &rx_last, &rx_since)))
+		bool sent = atomic_load(&t->limit_reached);
+
+		/* -F: the file went out; as iperf3's -n, end with this interval
+		 * (200 ms at least), so a receiver that stops reading at
+		 * TEST_END has all of it. */
+		if (sent && t->p.file && !file_end)
+			file_end = next_iv < now + 0.2 ? now + 0.2 : next_iv + 0.001;
+		if ((sent || (!by_amount && now >= t->t_end) ||
+		     (by_amount && udp_rx_quiet(t, now, &rx_last, &rx_since))) && now >= file_end)
 			return 0;
 		wake = by_amount ? now + 0.005 : t->t_end;
 		if (next_iv < wake)
