@@ -165,7 +165,18 @@ deb:
 	cd build-deb/src && dpkg-buildpackage -b --no-sign -J$(or $(DEB_JOBS),2)
 	@ls build-deb/*.deb
 
+# `make install IPERF3_LINK=1` also makes $(PREFIX)/bin/iperf3 a link to
+# nicdoctor, whose iperf3 drop-in then serves scripts that run iperf3 (never
+# by default: it shadows a real iperf3 earlier in PATH).
+ifeq ($(IPERF3_LINK),1)
+install: install-iperf3-link
+endif
+install-iperf3-link:
+	install -d $(DESTDIR)$(PREFIX)/bin
+	ln -sf ../sbin/nicdoctor $(DESTDIR)$(PREFIX)/bin/iperf3
+
 clean:
 	rm -rf build build-san build-san-clang build-fuzz build-deb nicdoctor
 
 .PHONY: all deps peers run unit integration check fuzz fuzz-build install deb clean
+.PHONY: install-iperf3-link

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine_int.h"
+#include "nicdoctor/iperf_flags.h"
 
 enum {
 	OPT_BIDIR = 256, OPT_GET_SERVER_OUTPUT, OPT_SKIP_RX_COPY, OPT_NO_GSO, OPT_RCV_TIMEOUT,
@@ -57,6 +59,7 @@ static const struct option bench_options[] = {
 	{ "username", required_argument, NULL, OPT_USERNAME },
 	{ "rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBLIC_KEY },
 	{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
+	ND_IPERF_CLIENT_OPTIONS,	/* the rest of iperf3 3.21's (iperf_flags.h) */
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -69,7 +72,13 @@ static void usage(FILE *f)
 		"         [-N] [-C ALGO] [-Z] [-A CPU,...] [-B ADDR] [-4|-6] [-S TOS] [-T TITLE]\n"
 		"         [-J] [--get-server-output] [--skip-rx-copy] [--no-gso]\n"
 		"         [--rcv-timeout MS] [--connect-timeout MS] [--sample-if IF]\n"
-		"         [--username USER --rsa-public-key-path FILE [--use-pkcs1-padding]]\n");
+		"       and iperf3 3.21's other client flags: -V -f -F -I -L -m -d\n"
+		"         --json-stream[-full-output] --logfile --forceflush --timestamps[=FMT]\n"
+		"         --cport --bind-dev (or HOST%%DEV) --dont-fragment --dscp --pacing-timer\n"
+		"         --fq-rate --extra-data --repeating-payload --udp-counters-64bit --gsro\n"
+		"         --cntl-ka[=I/I/C] --snd-timeout (see nicdoctor(8))\n"
+		"       authentication: --username USER --rsa-public-key-path FILE\n"
+		"         [--use-pkcs1-padding]\n");
 }
 
 /* What the authentication options name; the key is read once all are. */
@@ -238,8 +247,46 @@ static int parse_option(int c, const char *arg, struct nd_engine_params *p, bool
 			return -EINVAL;
 		p->ifname = arg;
 		return 0;
-	default: return -EINVAL;
+	default: return 1;	/* not a core flag: iperf_flags.c's */
 	}
+}
+
+/*
+ * iperf3's -A N[,M]: this process on core N (as iperf3, the number is read
+ * up to the first non-digit), the server's test on core M.
+ */
+static int parse_iperf3_affinity(const char *text, struct nd_engine_params *p, int *ret_cpu)
+{
+	const char *comma = strchr(text, ',');
+	char *end;
+	long n = strtol(text, &end, 0), m;
+
+	if (end == text || n < 0 || n > 1024)
+		return -EINVAL;
+	if (comma) {
+		m = strtol(comma + 1, &end, 0);
+		if (end == comma + 1 || m < 0 || m > 1024)
+			return -EINVAL;
+		p->server_affinity = (int)m;
+	}
+	*ret_cpu = (int)n;
+	return 0;
+}
+
+static int pin_process(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	if (cpu < CPU_SETSIZE)
+		CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		nd_err("unable to set CPU affinity to core %d: %s", cpu, strerror(errno));
+		return ND_EXIT_ENV;
+	}
+	return 0;
 }
 
 static int exit_code(int rc)
@@ -275,50 +322,118 @@ static const char *option_hint(int c)
 	}
 }
 
-int cmd_bench(int argc, char **argv)
+/* One flag: the core set here, then iperf3 3.21's others.  0 or an exit code. */
+static int take_flag(int c, char **argv, struct nd_engine_params *p, struct nd_client_opts *o,
+		     struct nd_iperf_out *io, bool iperf3_mode, int *process_cpu)
 {
-	struct nd_engine_params p;
-	struct nd_client_opts o = { .text_out = stdout };
-	struct nd_engine_result *r;
-	struct bench_auth auth = { 0 };
-	cJSON *json = NULL;
+	char why[200] = "";
+	int rc;
+
+	if (c == '?' || c == ':') {
+		nd_err("%s: unknown or incomplete option '%s'", iperf3_mode ? "iperf3" : "bench",
+		       argv[optind - 1]);
+		return ND_EXIT_USAGE;
+	}
+	if (c == 'A' && iperf3_mode)
+		rc = parse_iperf3_affinity(optarg, p, process_cpu);
+	else
+		rc = parse_option(c, optarg, p, &o->json);
+	if (rc > 0)
+		rc = nd_iperf_flag(c, optarg, p, io, why, sizeof(why));
+	if (rc == 0)
+		return 0;
+	if (why[0]) {
+		nd_err("%s", why);
+		return rc == -ENOPROTOOPT ? ND_EXIT_ENV : ND_EXIT_USAGE;
+	}
+	nd_err("bench: invalid value '%s' for --%s%s", optarg ? optarg : "", option_name(c),
+	       option_hint(c));
+	return ND_EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct nd_engine_params *p,
+		      struct nd_client_opts *o, struct nd_iperf_out *io, bool iperf3_mode,
+		      int *process_cpu, struct bench_auth *auth)
+{
+	bool duration_set = false;
+	char why[200] = "";
 	int c, rc;
 
-	nd_engine_params_init(&p);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:p:P:t:n:k:O:i:Rub:l:w:M:NC:ZA:B:46T:S:Jh",
-				bench_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:p:P:t:n:k:O:i:Rub:l:w:M:NC:ZA:B:46T:S:Jh"
+				ND_IPERF_CLIENT_SHORT, bench_options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
-			return ND_EXIT_OK;
+			return -1;
 		}
-		if (c == '?' || c == ':') {
-			nd_err("bench: unknown or incomplete option '%s'", argv[optind - 1]);
-			return ND_EXIT_USAGE;
-		}
+		duration_set |= c == 't';
 		if (c >= OPT_USERNAME && c <= OPT_PKCS1) {
-			parse_auth_option(c, optarg, &auth);
+			parse_auth_option(c, optarg, auth);
 			continue;
 		}
-		if (parse_option(c, optarg, &p, &o.json) < 0) {
-			nd_err("bench: invalid value '%s' for --%s%s", optarg ? optarg : "",
-			       option_name(c), option_hint(c));
-			return ND_EXIT_USAGE;
-		}
+		rc = take_flag(c, argv, p, o, io, iperf3_mode, process_cpu);
+		if (rc)
+			return rc;
 	}
-	if (optind < argc || !p.host) {
+	if (io->version) {
+		printf("nicdoctor %s (iperf 3.21 compatible)\n", ND_VERSION);
+		return -1;
+	}
+	if (optind < argc || !p->host) {
 		nd_err(optind < argc ? "bench: unexpected argument '%s'" :
 		       "bench: no server given (-c HOST)%s", optind < argc ? argv[optind] : "");
 		return ND_EXIT_USAGE;
 	}
-	if (p.reverse && p.bidir) {
+	if (p->reverse && p->bidir) {
 		nd_err("-R and --bidir cannot be used together");
 		return ND_EXIT_USAGE;
 	}
-	rc = setup_auth(&auth);
-	if (rc != 0)
-		return rc;
+	if ((duration_set && (p->bytes_total || p->blocks_total)) ||
+	    (p->bytes_total && p->blocks_total)) {
+		nd_err("only one test end condition (-t, -n, -k) may be given, as in iperf3");
+		return ND_EXIT_USAGE;
+	}
+	nd_iperf_split_dev(p, io);
+	io->title = p->title;
+	io->out.iperf_done = iperf3_mode;
+	rc = nd_iperf_finish(p, duration_set, io, why, sizeof(why));
+	if (rc < 0) {
+		nd_err("%s", why);
+		return ND_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void print_json(cJSON *json, FILE *to)
+{
+	char *text = cJSON_Print(json);
+
+	if (text)
+		fprintf(to, "%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(json);
+}
+
+int nd_bench_main(int argc, char **argv, bool iperf3_mode)
+{
+	struct nd_engine_params p;
+	struct nd_client_opts o = { .text_out = stdout };
+	struct nd_iperf_out io = { 0 };
+	struct nd_engine_result *r;
+	struct bench_auth auth = { 0 };
+	cJSON *json = NULL;
+	char why[300] = "";
+	int rc, process_cpu = -1;
+
+	nd_engine_params_init(&p);
+	rc = parse_args(argc, argv, &p, &o, &io, iperf3_mode, &process_cpu, &auth);
+	if (rc == 0)
+		rc = pin_process(process_cpu);
+	if (rc == 0)
+		rc = setup_auth(&auth);
+	if (rc)
+		return rc < 0 ? ND_EXIT_OK : rc;
 	if (auth.client.public_key)
 		p.auth = &auth.client;
 	r = calloc(1, sizeof(*r));
@@ -326,18 +441,32 @@ int cmd_bench(int argc, char **argv)
 		nd_auth_client_clear(&auth.client);
 		return ND_EXIT_ENV;
 	}
+	if (nd_iperf_out_open(&io, why, sizeof(why)) < 0) {
+		nd_err("%s", why[0] ? why : "cannot set up the output");
+		nd_iperf_out_close(&io);
+		nd_auth_client_clear(&auth.client);
+		free(r);
+		return ND_EXIT_ENV;
+	}
+	o.text_out = io.text;
+	o.out = io.out;
+	/* --json-stream is -J's content as event lines; the full object too
+	 * only with --json-stream-full-output (as 3.21). */
+	o.json = o.json || io.json_stream_full;
 	rc = nd_client_run(&p, &o, r, &json);
 	nd_auth_client_clear(&auth.client);
-	if (json) {
-		char *text = cJSON_Print(json);
-
-		if (text)
-			printf("%s\n", text);
-		cJSON_free(text);
+	if (json && (!io.json_stream || io.json_stream_full))
+		print_json(json, io.raw);
+	else
 		cJSON_Delete(json);
-	}
 	if (rc < 0)
 		nd_err("%s", r->error[0] ? r->error : strerror(-rc));
+	nd_iperf_out_close(&io);
 	free(r);
 	return exit_code(rc);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	return nd_bench_main(argc, argv, false);
 }

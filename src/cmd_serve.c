@@ -13,6 +13,7 @@
  * --server-bitrate-limit bound what a client may ask, as in iperf3 3.21.
  */
 #include <errno.h>
+#include <sched.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/daemon.h"
 #include "nicdoctor/engine.h"
+#include "nicdoctor/iperf_flags.h"
 #include "nicdoctor/share.h"
 
 #define SERVE_CONFIG_DEFAULT "/etc/nicdoctor/serve.conf"
@@ -59,6 +61,17 @@ static const struct option serve_options[] = {
 	{ "authorized-users-path", required_argument, NULL, OPT_AUTH_USERS },
 	{ "time-skew-threshold", required_argument, NULL, OPT_SKEW },
 	{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
+	/* iperf3 3.21's server-side flags (iperf_flags.h, parse_iperf_flag) */
+	{ "json", no_argument, NULL, 'J' },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "affinity", required_argument, NULL, 'A' },
+	{ "bind-dev", required_argument, NULL, ND_OPT_BIND_DEV },
+	{ "version", no_argument, NULL, 'v' },
+	{ "debug", optional_argument, NULL, 'd' },
+	{ "forceflush", no_argument, NULL, ND_OPT_FORCEFLUSH },
+	{ "sctp", no_argument, NULL, ND_OPT_SCTP },
 	{ "help", no_argument, NULL, 'h' },
 	/* Service life and limits, iperf3 3.21's names. */
 	{ "daemon", no_argument, NULL, 'D' },
@@ -103,7 +116,9 @@ static void usage(FILE *f)
 		   "         [--rsa-private-key-path FILE --authorized-users-path FILE\n"
 		   "          [--time-skew-threshold S] [--use-pkcs1-padding]]\n"
 		   "         [-D] [-I PIDFILE] [--logfile FILE] [--server-max-duration S]\n"
-		   "         [--server-bitrate-limit RATE[/S]]\n");
+		   "         [--server-bitrate-limit RATE[/S]]\n"
+		   "         [-J] [-V] [-f UNIT] [-i S] [-A CPU] [--bind-dev DEV] [-v] [-d]\n"
+		   "         [--forceflush]\n");
 }
 
 static cJSON *peer_payload(const struct nd_peer_request *req, void *arg)
@@ -250,6 +265,66 @@ static int parse_service_arg(int c, const char *arg, struct nd_server_config *cf
 	}
 }
 
+/* -A N: the whole server on core N, as iperf3 -s -A pins its process. */
+static int set_affinity(const char *text)
+{
+	cpu_set_t set;
+	long cpu;
+
+	if (nd_parse_long(text, 0, 0, CPU_SETSIZE - 1, &cpu) < 0)
+		return -EINVAL;
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
+}
+
+/* iperf3's server flags: 0, 1 (done, exit 0) or a negative errno after the message. */
+static int parse_iperf_flag(int c, const char *arg, struct nd_server_config *cfg)
+{
+	double secs;
+	const char *end;
+	int rc;
+
+	switch (c) {
+	case 'J': cfg->json_log = true; return 0;
+	case 'V': cfg->verbose_text = true; return 0;
+	case 'f':
+		if (!arg[0] || arg[1] || !strchr("kKmMgGtTaA", arg[0]))
+			break;
+		cfg->format = strchr("aA", arg[0]) ? 0 : arg[0];
+		return 0;
+	case 'i':
+		if (nd_parse_decimal(arg, &secs, &end) < 0 || *end ||
+		    (secs != 0 && (secs < 0.1 || secs > 60)))
+			break;
+		cfg->interval_set = true;
+		cfg->interval_sec = secs;
+		return 0;
+	case 'A':
+		rc = set_affinity(arg);
+		if (rc == -EINVAL)
+			break;
+		if (rc < 0)
+			nd_err("serve: cannot run on CPU '%s': %s", arg, strerror(-rc));
+		return rc;
+	case ND_OPT_BIND_DEV:
+		if (nd_ifname_valid(arg) < 0)
+			break;
+		cfg->bind_dev = arg;
+		return 0;
+	case 'v':
+		printf("nicdoctor %s (iperf 3.21 compatible)\n", ND_VERSION);
+		return 1;
+	case 'd': case ND_OPT_FORCEFLUSH:
+		return 0;	/* every line is flushed already; no debug output here */
+	case ND_OPT_SCTP:
+		nd_err("SCTP is not supported: nicdoctor measures TCP and UDP only");
+		return -EINVAL;
+	}
+	nd_err("serve: invalid value '%s'", arg ? arg : "");
+	return -EINVAL;
+}
+
 static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		      struct serve_opts *o)
 {
@@ -258,7 +333,7 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:1B:46qhDI:", serve_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:1B:46qhDI:" "JVf:i:A:vd", serve_options, NULL)) != -1) {
 		int service = parse_service_arg(c, optarg, cfg, o);
 
 		if (service < 0)
@@ -320,6 +395,12 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 			cfg->one_off = (int)v;
 			break;
 		case 'h': usage(stdout); return 1;
+		case 'J': case 'V': case 'f': case 'i': case 'A': case 'v': case 'd':
+		case ND_OPT_BIND_DEV: case ND_OPT_FORCEFLUSH: case ND_OPT_SCTP:
+			v = parse_iperf_flag(c, optarg, cfg);
+			if (v)
+				return (int)v;
+			break;
 		default:
 			nd_err("serve: unknown or incomplete option '%s'", argv[optind - 1]);
 			return -EINVAL;

@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "collect", cmd_collect, "IF -o DIR | --script" },
 	{ "checks", cmd_checks, "" },
 	{ "watch", cmd_watch, "[IF] [-i S] [-n COUNT] [--json]" },
+	{ "iperf3", cmd_iperf3, "-s | -c HOST [iperf3's flags]  (also as a link named iperf3)" },
 };
 
 static void usage(FILE *out)
@@ -47,6 +48,11 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	const char *self = argc > 0 ? strrchr(argv[0], '/') : NULL;
+
+	/* Run as "iperf3" (a link `make install IPERF3_LINK=1` makes): iperf3's CLI. */
+	if (argc > 0 && !strcmp(self ? self + 1 : argv[0], "iperf3"))
+		return cmd_iperf3(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return ND_EXIT_USAGE;

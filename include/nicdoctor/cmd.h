@@ -5,11 +5,15 @@
 #ifndef NICDOCTOR_CMD_H
 #define NICDOCTOR_CMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 int cmd_diagnose(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* bench's body; iperf3_mode: iperf3's -A N,M and its "iperf Done." */
+int nd_bench_main(int argc, char **argv, bool iperf3_mode);
+int cmd_iperf3(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_checks(int argc, char **argv);

@@ -76,6 +76,24 @@ struct nd_engine_params {
 	int connect_timeout_ms;		/* 0: 10000 */
 	nd_engine_interval_cb on_interval;
 	void *on_interval_arg;
+	/* The rest of iperf3 3.21's client flags, on the wire as 3.21 names
+	 * them (params.c); 0/NULL/false: off. */
+	const char *bind_dev;		/* --bind-dev, -B ADDR%DEV, -c HOST%DEV */
+	uint16_t cport;			/* --cport: stream i binds cport + i */
+	bool mptcp;			/* -m: IPPROTO_MPTCP data streams */
+	bool dont_fragment;		/* --dont-fragment: UDP with DF set */
+	uint32_t flowlabel;		/* -L: IPv6 flow label, 1..0xfffff */
+	uint64_t fq_rate_bps;		/* --fq-rate: SO_MAX_PACING_RATE */
+	int pacing_timer_usec;		/* --pacing-timer; 0: 1000 */
+	const char *extra_data;		/* --extra-data */
+	bool repeating_payload;		/* --repeating-payload (ours always is) */
+	bool gsro;			/* --gsro: ask the far end for GSO/GRO */
+	int snd_timeout_ms;		/* --snd-timeout: TCP_USER_TIMEOUT */
+	bool cntl_ka;			/* --cntl-ka[=IDLE/INTV/CNT] */
+	int cntl_ka_idle, cntl_ka_intv, cntl_ka_cnt;
+	int server_affinity;		/* -A N,M: M; -1 none */
+	const char *file;		/* -F: send this file, or write what is received */
+	int debug;			/* -d[=LEVEL]: 0 off, 1..4 */
 };
 
 /* Fill defaults (port 5201, 1 stream, 10 s, 1 s intervals, no pinning). */
@@ -89,6 +107,8 @@ struct nd_engine_tcpinfo {
 	uint32_t snd_cwnd_bytes, max_snd_cwnd_bytes;
 	uint32_t pmtu_bytes;
 	uint32_t total_retrans;		/* since the socket opened */
+	uint32_t snd_wnd_bytes, max_snd_wnd_bytes;	/* peer's window (Linux 5.4+) */
+	uint32_t reorder;		/* reordering events seen (Linux 4.19+) */
 };
 
 struct nd_engine_stream_result {
@@ -187,7 +207,11 @@ struct nd_server_config {
 	double bitrate_limit_interval_sec;	/* default 5; 0: checked at start only */
 	bool json_log;			/* print each test's results as JSON */
 	bool quiet;
-	bool verbose_text;		/* print iperf3-like text per test */
+	bool verbose_text;		/* -V: iperf3's verbose lines per test */
+	char format;			/* -f: iperf3's unit letter, 0 adaptive */
+	const char *bind_dev;		/* --bind-dev: SO_BINDTODEVICE on listeners */
+	bool interval_set;		/* -i: the server's own report interval */
+	double interval_sec;
 	/* --rsa-private-key-path and --authorized-users-path: every test must
 	 * authenticate, as with iperf3 -s; NULL refuses any credentials. */
 	const struct nd_auth_server *auth;

@@ -63,8 +63,20 @@ int nd_net_read_full(int fd, void *buf, size_t len, int timeout_ms);
 int nd_net_write_full(int fd, const void *buf, size_t len, int timeout_ms);
 int nd_net_connect(const char *host, uint16_t port, int family, const char *bind_addr,
 		   int socktype, int timeout_ms, int *ret_fd);
+/* Client sockets beyond -B: --bind-dev, --cport, -m, -L. */
+#define ND_IPPROTO_MPTCP 262	/* IPPROTO_MPTCP, older libc headers lack it */
+struct nd_sock_opts {
+	const char *bind_dev;
+	uint16_t cport;		/* 0: ephemeral */
+	bool mptcp;
+	uint32_t flowlabel;
+};
+int nd_net_connect_ex(const char *host, uint16_t port, int family, const char *bind_addr,
+		      int socktype, int timeout_ms, const struct nd_sock_opts *so, int *ret_fd);
 int nd_net_listen(const char *bind_addr, uint16_t port, int family, int socktype,
 		  int *ret_fd);
+int nd_net_listen_dev(const char *bind_addr, const char *bind_dev, uint16_t port, int family,
+		      int socktype, int *ret_fd);
 void nd_net_addr_str(const struct sockaddr_storage *ss, char *host, size_t host_size,
 		     uint16_t *ret_port);
 double nd_now_sec(void);	/* CLOCK_MONOTONIC */
@@ -87,6 +99,7 @@ struct nd_wire_extra {
 	bool authtoken;
 	char congestion[16];
 	char title[64];
+	char extra_data[256];
 };
 int nd_params_to_json(const struct nd_engine_params *p, cJSON **ret_obj);
 int nd_params_from_json(const cJSON *obj, struct nd_engine_params *p,
@@ -134,6 +147,7 @@ struct nd_iv_stream {
 	double jitter_sec;
 	int64_t retransmits;
 	uint32_t snd_cwnd, rtt_usec, rttvar_usec, pmtu;
+	uint32_t snd_wnd, reorder;
 };
 struct nd_interval {
 	double start_sec, end_sec;
@@ -142,6 +156,14 @@ struct nd_interval {
 	struct nd_engine_cpu_share *cpus;
 	int cpus_count;
 	int ticks;			/* interval ticks merged into this one */
+};
+
+/* How a test reports, beyond plain text or -J (iperf3's -V, -f, --json-stream). */
+struct nd_out_opts {
+	bool verbose;			/* -V */
+	char format;			/* -f: 0 adaptive; k m g t bits, K M G T bytes */
+	FILE *json_stream;		/* --json-stream: event lines, NULL for none */
+	bool iperf_done;		/* end with iperf3's "iperf Done." */
 };
 
 struct nd_test;
@@ -162,6 +184,7 @@ struct nd_stream {
 	_Atomic uint64_t jitter_nsec;
 	struct nd_udp_acct acct;	/* worker-owned until joined */
 	int worker_err;			/* worker's exit status, read after join */
+	int file_err;			/* -F: a failed write to the file */
 	/* Main thread only. */
 	uint64_t omit_bytes, omit_packets, omit_lost;
 	uint64_t iv_bytes, iv_packets, iv_lost, iv_ooo;
@@ -211,6 +234,7 @@ struct nd_test {
 	char *server_output_text;	/* client: from the server, malloc'd */
 	cJSON *server_output_json;
 	FILE *text_out;			/* interval text, NULL for none */
+	struct nd_out_opts out;
 	char err[160];
 };
 
@@ -244,11 +268,26 @@ void nd_out_text_header(FILE *f, const struct nd_test *t);
 void nd_out_text_interval(FILE *f, const struct nd_test *t, const struct nd_interval *iv);
 void nd_out_text_summary(FILE *f, const struct nd_test *t);
 cJSON *nd_out_json(const struct nd_test *t, int rc);
+cJSON *nd_out_json_start(const struct nd_test *t);
+cJSON *nd_out_json_interval(const struct nd_test *t, const struct nd_interval *iv);
+void nd_out_fmt_unit(char *buf, size_t size, double v, bool bits, char format);
+
+/* output_verbose.c: -V's extra lines, in iperf3's words. */
+void nd_out_verbose_intro(FILE *f, const struct nd_test *t);
+void nd_out_verbose_control(FILE *f, const struct nd_test *t);
+void nd_out_verbose_connected(FILE *f, const struct nd_test *t);
+void nd_out_verbose_start(FILE *f, const struct nd_test *t);
+void nd_out_verbose_end(FILE *f, const struct nd_test *t);
+
+/* jsonstream.c: --json-stream event lines and -d debug output. */
+void nd_json_stream_event(FILE *f, const char *event, const cJSON *data);
+void nd_debug_json(const struct nd_engine_params *p, const char *what, const cJSON *obj);
 
 /* client.c: the pieces cmd_bench needs beyond the public API. */
 struct nd_client_opts {
 	bool json;
 	FILE *text_out;
+	struct nd_out_opts out;
 };
 int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts *o,
 		  struct nd_engine_result *r, cJSON **ret_json);

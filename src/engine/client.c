@@ -103,8 +103,12 @@ static int create_streams(struct nd_test *t)
 	int i, rc, fd;
 
 	for (i = 0; i < n; i++) {
-		rc = nd_net_connect(p->host, p->port, p->family, p->bind_addr,
-				    p->udp ? SOCK_DGRAM : SOCK_STREAM, t->timeout_ms, &fd);
+		struct nd_sock_opts so = { .bind_dev = p->bind_dev, .mptcp = p->mptcp,
+					   .flowlabel = p->flowlabel,
+					   .cport = p->cport ? (uint16_t)(p->cport + i) : 0 };
+
+		rc = nd_net_connect_ex(p->host, p->port, p->family, p->bind_addr,
+				       p->udp ? SOCK_DGRAM : SOCK_STREAM, t->timeout_ms, &so, &fd);
 		if (rc < 0)
 			return rc;
 		if (p->udp) {
@@ -162,15 +166,22 @@ static int run_loop(struct nd_test *t)
 {
 	bool by_amount = t->p.bytes_total || t->p.blocks_total;
 	double iv = t->p.interval_sec > 0 ? t->p.interval_sec : 1e9;
-	double next_iv = t->t_start + iv, rx_since = t->t_start;
+	double next_iv = t->t_start + iv, rx_since = t->t_start, file_end = 0;
 	uint64_t rx_last = 0;
 
 	for (;;) {
 		double now = nd_now_sec(), wake;
 		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
 
-		if (atomic_load(&t->limit_reached) || (!by_amount && now >= t->t_end) ||
-		    (by_amount && udp_rx_quiet(t, now, &rx_last, &rx_since)))
+		bool sent = atomic_load(&t->limit_reached);
+
+		/* -F: the file went out; as iperf3's -n, end with this interval
+		 * (200 ms at least), so a receiver that stops reading at
+		 * TEST_END has all of it. */
+		if (sent && t->p.file && !file_end)
+			file_end = next_iv < now + 0.2 ? now + 0.2 : next_iv + 0.001;
+		if ((sent || (!by_amount && now >= t->t_end) ||
+		     (by_amount && udp_rx_quiet(t, now, &rx_last, &rx_since))) && now >= file_end)
 			return 0;
 		wake = by_amount ? now + 0.005 : t->t_end;
 		if (next_iv < wake)
@@ -266,14 +277,32 @@ static int expect_authorized(struct nd_test *t)
 	return rc == -ECONNRESET && t->p.auth ? -EACCES : rc;
 }
 
+/* --cntl-ka[=IDLE/INTV/CNT]: each value 0 keeps the system's. */
+static void control_keepalive(const struct nd_engine_params *p, int fd)
+{
+	int one = 1;
+
+	if (!p->cntl_ka)
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	if (p->cntl_ka_idle > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &p->cntl_ka_idle, sizeof(int));
+	if (p->cntl_ka_intv > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &p->cntl_ka_intv, sizeof(int));
+	if (p->cntl_ka_cnt > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &p->cntl_ka_cnt, sizeof(int));
+}
+
 static int setup(struct nd_test *t)
 {
 	const struct nd_engine_params *p = &t->p;
+	const struct nd_sock_opts so = { .bind_dev = p->bind_dev };
 	cJSON *params = NULL;
 	int rc, one = 1;
 
-	rc = nd_net_connect(p->host, p->port, p->family, p->bind_addr, SOCK_STREAM,
-			    p->connect_timeout_ms > 0 ? p->connect_timeout_ms : 10000, &t->ctrl_fd);
+	rc = nd_net_connect_ex(p->host, p->port, p->family, p->bind_addr, SOCK_STREAM,
+			       p->connect_timeout_ms > 0 ? p->connect_timeout_ms : 10000, &so,
+			       &t->ctrl_fd);
 	if (rc < 0) {
 		t->ctrl_fd = -1;
 		snprintf(t->err, sizeof(t->err), "cannot connect to '%s' port %u: %s", p->host,
@@ -281,12 +310,22 @@ static int setup(struct nd_test *t)
 		return rc;
 	}
 	setsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	control_keepalive(p, t->ctrl_fd);
+	/* iperf3 says "Connecting" once the control connection is up. */
+	if (t->text_out && t->out.verbose)
+		nd_out_verbose_control(t->text_out, t);
+	if (t->text_out)
+		fprintf(t->text_out, "Connecting to host %s, port %u\n", p->host, p->port);
+	if (t->text_out && p->reverse)
+		fprintf(t->text_out, "Reverse mode, remote host %s is sending\n", p->host);
 	nd_proto_make_cookie(t->cookie);
 	rc = nd_net_write_full(t->ctrl_fd, t->cookie, ND_COOKIE_LEN, t->timeout_ms);
 	if (rc == 0)
 		rc = expect_state(t, ND_PARAM_EXCHANGE);
 	if (rc == 0)
 		rc = nd_params_to_json(p, &params);
+	if (rc == 0 && p->debug)
+		nd_debug_json(p, "send_parameters", params);
 	if (rc == 0)
 		rc = add_authtoken(t, params);
 	if (rc == 0)
@@ -327,6 +366,35 @@ static int validate(const struct nd_engine_params *p, char *err, size_t size)
 	return -EINVAL;
 }
 
+/* --json-stream: "start" once the streams are up, "end" (or "error") last. */
+static void json_stream_start(const struct nd_test *t)
+{
+	cJSON *ev;
+
+	if (!t->out.json_stream)
+		return;
+	ev = nd_out_json_start(t);
+	nd_json_stream_event(t->out.json_stream, "start", ev);
+	cJSON_Delete(ev);
+}
+
+static void json_stream_end(const struct nd_test *t, int rc)
+{
+	cJSON *all;
+
+	if (!t->out.json_stream)
+		return;
+	all = nd_out_json(t, rc);
+	nd_json_stream_event(t->out.json_stream, "error",
+			     cJSON_GetObjectItemCaseSensitive(all, "error"));
+	nd_json_stream_event(t->out.json_stream, "server_output_json",
+			     cJSON_GetObjectItemCaseSensitive(all, "server_output_json"));
+	nd_json_stream_event(t->out.json_stream, "server_output_text",
+			     cJSON_GetObjectItemCaseSensitive(all, "server_output_text"));
+	nd_json_stream_event(t->out.json_stream, "end", cJSON_GetObjectItemCaseSensitive(all, "end"));
+	cJSON_Delete(all);
+}
+
 int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts *o,
 		  struct nd_engine_result *r, cJSON **ret_json)
 {
@@ -345,13 +413,20 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 	if (p->connect_timeout_ms > 0)
 		t.timeout_ms = p->connect_timeout_ms;
 	t.keep_intervals = o && o->json;
-	t.text_out = o && !o->json ? o->text_out : NULL;
-	if (t.text_out)
-		fprintf(t.text_out, "Connecting to host %s, port %u\n", p->host, t.p.port);
+	if (o)
+		t.out = o->out;
+	t.text_out = o && !o->json && !o->out.json_stream ? o->text_out : NULL;
+	if (t.text_out && t.out.verbose)
+		nd_out_verbose_intro(t.text_out, &t);
 	rc = setup(&t);
 	if (rc == 0) {
+		if (t.text_out && t.out.verbose)
+			nd_out_verbose_connected(t.text_out, &t);
 		if (t.text_out)
 			nd_out_text_header(t.text_out, &t);
+		if (t.text_out && t.out.verbose)
+			nd_out_verbose_start(t.text_out, &t);
+		json_stream_start(&t);
 		nd_test_begin(&t);
 		rc = nd_test_start_workers(&t);
 		if (rc == 0)
@@ -370,10 +445,13 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 	nd_test_fill_result(&t, r);
 	if (rc == 0 && t.text_out) {
 		nd_out_text_summary(t.text_out, &t);
+		if (t.out.verbose)
+			nd_out_verbose_end(t.text_out, &t);
 		if (t.server_output_text)
 			fprintf(t.text_out, "\nServer output:\n%s", t.server_output_text);
-		fprintf(t.text_out, "\nnicdoctor bench done.\n");
+		fprintf(t.text_out, t.out.iperf_done ? "\niperf Done.\n" : "\nnicdoctor bench done.\n");
 	}
+	json_stream_end(&t, rc);
 	if (ret_json && t.keep_intervals)
 		*ret_json = nd_out_json(&t, rc);
 	nd_strlcpy(err, t.err, sizeof(err));

@@ -8,6 +8,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <linux/in6.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -93,34 +94,69 @@ int nd_net_write_full(int fd, const void *buf, size_t len, int timeout_ms)
 	return 0;
 }
 
-static int connect_one(const struct addrinfo *ai, const char *bind_addr, int timeout_ms)
+/* -L: lease the flow label from the kernel's manager, then send it. */
+static int set_flowlabel(int fd, struct sockaddr_in6 *sa6, uint32_t label)
 {
-	int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+	struct in6_flowlabel_req req = { .flr_action = IPV6_FL_A_GET,
+					 .flr_label = htonl(label & 0xfffff),
+					 .flr_share = IPV6_FL_S_ANY, .flr_flags = IPV6_FL_F_CREATE };
+	int one = 1;
+
+	req.flr_dst = sa6->sin6_addr;
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_FLOWLABEL_MGR, &req, sizeof(req)) < 0 ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_FLOWINFO_SEND, &one, sizeof(one)) < 0)
+		return -errno;
+	sa6->sin6_flowinfo = req.flr_label;
+	return 0;
+}
+
+/* -B ADDR, --bind-dev, --cport: where the socket leaves from. */
+static int bind_local(int fd, const struct addrinfo *ai, const char *bind_addr,
+		      const struct nd_sock_opts *so)
+{
+	struct addrinfo hints = { .ai_family = ai->ai_family, .ai_socktype = ai->ai_socktype,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV }, *res = NULL;
+	char port_text[8];
+	int rc, one = 1;
+
+	if (so && so->bind_dev &&
+	    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, so->bind_dev, strlen(so->bind_dev)) < 0)
+		return -errno;
+	if (!bind_addr && !(so && so->cport))
+		return 0;
+	snprintf(port_text, sizeof(port_text), "%u", so ? so->cport : 0);
+	if (getaddrinfo(bind_addr, port_text, &hints, &res) != 0 || !res)
+		return -EADDRNOTAVAIL;
+	if (so && so->cport)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	rc = bind(fd, res->ai_addr, res->ai_addrlen) < 0 ? -errno : 0;
+	freeaddrinfo(res);
+	return rc;
+}
+
+static int connect_one(const struct addrinfo *ai, const char *bind_addr, int timeout_ms,
+		       const struct nd_sock_opts *so)
+{
+	int proto = so && so->mptcp && ai->ai_socktype == SOCK_STREAM ? ND_IPPROTO_MPTCP :
+		    ai->ai_protocol;
+	int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, proto);
 	int flags, rc, soerr = 0;
 	socklen_t sl = sizeof(soerr);
+	struct sockaddr_storage dst;
 
 	if (fd < 0)
 		return -errno;
-	if (bind_addr) {
-		struct addrinfo hints = { .ai_family = ai->ai_family,
-					  .ai_socktype = ai->ai_socktype,
-					  .ai_flags = AI_PASSIVE }, *res = NULL;
-
-		if (getaddrinfo(bind_addr, NULL, &hints, &res) != 0 || !res) {
-			close(fd);
-			return -EADDRNOTAVAIL;
-		}
-		rc = bind(fd, res->ai_addr, res->ai_addrlen);
-		freeaddrinfo(res);
-		if (rc < 0) {
-			rc = -errno;
-			close(fd);
-			return rc;
-		}
+	memcpy(&dst, ai->ai_addr, ai->ai_addrlen);
+	rc = bind_local(fd, ai, bind_addr, so);
+	if (rc == 0 && so && so->flowlabel && ai->ai_family == AF_INET6)
+		rc = set_flowlabel(fd, (struct sockaddr_in6 *)&dst, so->flowlabel);
+	if (rc < 0) {
+		close(fd);
+		return rc;
 	}
 	flags = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-	rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
+	rc = connect(fd, (struct sockaddr *)&dst, ai->ai_addrlen);
 	if (rc < 0 && errno != EINPROGRESS) {
 		rc = -errno;
 		close(fd);
@@ -139,8 +175,8 @@ static int connect_one(const struct addrinfo *ai, const char *bind_addr, int tim
 	return fd;
 }
 
-int nd_net_connect(const char *host, uint16_t port, int family, const char *bind_addr,
-		   int socktype, int timeout_ms, int *ret_fd)
+int nd_net_connect_ex(const char *host, uint16_t port, int family, const char *bind_addr,
+		      int socktype, int timeout_ms, const struct nd_sock_opts *so, int *ret_fd)
 {
 	struct addrinfo hints = { .ai_family = family, .ai_socktype = socktype };
 	struct addrinfo *res = NULL, *ai;
@@ -151,7 +187,7 @@ int nd_net_connect(const char *host, uint16_t port, int family, const char *bind
 	if (getaddrinfo(host, port_text, &hints, &res) != 0 || !res)
 		return -EHOSTUNREACH;
 	for (ai = res; ai; ai = ai->ai_next) {
-		fd = connect_one(ai, bind_addr, timeout_ms);
+		fd = connect_one(ai, bind_addr, timeout_ms, so);
 		if (fd >= 0)
 			break;
 	}
@@ -162,8 +198,22 @@ int nd_net_connect(const char *host, uint16_t port, int family, const char *bind
 	return 0;
 }
 
+int nd_net_connect(const char *host, uint16_t port, int family, const char *bind_addr,
+		   int socktype, int timeout_ms, int *ret_fd)
+{
+	return nd_net_connect_ex(host, port, family, bind_addr, socktype, timeout_ms, NULL,
+				 ret_fd);
+}
+
 int nd_net_listen(const char *bind_addr, uint16_t port, int family, int socktype,
 		  int *ret_fd)
+{
+	return nd_net_listen_dev(bind_addr, NULL, port, family, socktype, ret_fd);
+}
+
+/* serve --bind-dev: only what arrives on that device (SO_BINDTODEVICE). */
+int nd_net_listen_dev(const char *bind_addr, const char *bind_dev, uint16_t port, int family,
+		      int socktype, int *ret_fd)
 {
 	struct addrinfo hints = { .ai_family = family, .ai_socktype = socktype,
 				  .ai_flags = AI_PASSIVE };
@@ -189,6 +239,13 @@ int nd_net_listen(const char *bind_addr, uint16_t port, int family, int socktype
 			continue;
 		}
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind_dev && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, bind_dev,
+					   strlen(bind_dev)) < 0) {
+			rc = -errno;
+			close(fd);
+			fd = rc;
+			continue;
+		}
 		if (ai->ai_family == AF_INET6 && family != AF_INET6)
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&

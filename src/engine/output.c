@@ -9,17 +9,32 @@
 
 #include "nicdoctor/engine_int.h"
 
-/* iperf3's unit_snprintf: 1024-based bytes, 1000-based bits. */
-static void fmt_unit(char *buf, size_t size, double v, bool bits)
+/*
+ * iperf3's unit_snprintf: 1024-based bytes, 1000-based bits.  A -f letter
+ * fixes the unit: k m g t in bits (v is bits), K M G T in bytes (v is
+ * bits, shown as bytes), as iperf3's -f does for its Bitrate column.
+ */
+void nd_out_fmt_unit(char *buf, size_t size, double v, bool bits, char format)
 {
 	static const char *const bytes_u[] = { "Bytes", "KBytes", "MBytes", "GBytes", "TBytes" };
 	static const char *const bits_u[] = { "bits", "Kbits", "Mbits", "Gbits", "Tbits" };
-	double k = bits ? 1000.0 : 1024.0;
+	const char *fixed = format ? strchr("kmgt", format | 0x20) : NULL;
+	double k;
 	int u = 0;
 
-	while (v >= k && u < 4) {
-		v /= k;
-		u++;
+	if (fixed && format >= 'A' && format <= 'Z' && bits) {
+		bits = false;
+		v /= 8.0;
+	}
+	k = bits ? 1000.0 : 1024.0;
+	if (fixed) {
+		for (u = 0; u <= fixed - "kmgt"; u++)
+			v /= k;
+	} else {
+		while (v >= k && u < 4) {
+			v /= k;
+			u++;
+		}
 	}
 	if (v < 9.995)
 		snprintf(buf, size, "%4.2f %s", v, bits ? bits_u[u] : bytes_u[u]);
@@ -38,14 +53,20 @@ static const char *role_tag(const struct nd_test *t, bool sending)
 	return sending ? "[TX-C]" : "[RX-C]";
 }
 
-static void row(FILE *f, const char *id, const char *role, double a, double b, uint64_t bytes,
-		const char *tail)
+static void fmt_unit(char *buf, size_t size, double v, bool bits)
+{
+	nd_out_fmt_unit(buf, size, v, bits, 0);
+}
+
+static void row(const struct nd_test *t, FILE *f, const char *id, const char *role, double a,
+		double b, uint64_t bytes, const char *tail)
 {
 	char xfer[32], rate[32];
 	double sec = b - a;
 
 	fmt_unit(xfer, sizeof(xfer), (double)bytes, false);
-	fmt_unit(rate, sizeof(rate), sec > 0 ? (double)bytes * 8.0 / sec : 0, true);
+	nd_out_fmt_unit(rate, sizeof(rate), sec > 0 ? (double)bytes * 8.0 / sec : 0, true,
+			t->out.format);
 	fprintf(f, "[%s]%s %6.2f-%-6.2f sec  %s  %s/sec%s\n", id, role, a, b, xfer, rate, tail);
 }
 
@@ -60,20 +81,26 @@ void nd_out_text_header(FILE *f, const struct nd_test *t)
 	fflush(f);
 }
 
-static void iv_header(FILE *f, const struct nd_test *t, bool sending)
+/* As iperf3: TCP shows Retr/Cwnd when this side sends at all; UDP's sender
+ * header only when it does nothing else. */
+static void iv_header(FILE *f, const struct nd_test *t, bool has_tx, bool has_rx)
 {
 	fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n", t->p.bidir ? "[Role]" : "",
-		t->p.udp ? (sending ? "         Total Datagrams" :
+		t->p.udp ? (has_tx && !has_rx ? "         Total Datagrams" :
 			    "         Jitter    Lost/Total Datagrams") :
-			   (sending ? "         Retr  Cwnd" : ""));
+			   (has_tx ? "         Retr  Cwnd" : ""));
 }
 
 static void iv_group(FILE *f, const struct nd_test *t, const struct nd_interval *iv, bool sending)
 {
 	uint64_t sum_bytes = 0, sum_pk = 0, sum_lost = 0;
 	int64_t sum_retr = 0;
+	double sum_jitter = 0;
 	int n = 0;
 	char id[8], tail[96], cwnd[32];
+	const char *omitted = iv->omitted ? "(omitted)" : "";
+	/* iperf3's zbuf: a bidir UDP sender's count sits under "Lost/Total". */
+	const char *zbuf = t->p.bidir ? "          " : "";
 
 	for (int i = 0; i < t->streams_count; i++) {
 		const struct nd_stream *s = &t->streams[i];
@@ -86,34 +113,43 @@ static void iv_group(FILE *f, const struct nd_test *t, const struct nd_interval 
 		sum_pk += v->packets;
 		sum_lost += v->lost;
 		sum_retr += v->retransmits > 0 ? v->retransmits : 0;
+		sum_jitter += v->jitter_sec;
 		snprintf(id, sizeof(id), "%3d", s->id);
-		tail[0] = '\0';
+		/* The tails are iperf3's report_bw_*_format (iperf_locale.c), spaces and all. */
 		if (t->p.udp && sending) {
-			snprintf(tail, sizeof(tail), "  %llu", (unsigned long long)v->packets);
+			snprintf(tail, sizeof(tail), " %s %llu  %s", zbuf,
+				 (unsigned long long)v->packets, omitted);
 		} else if (t->p.udp) {
 			uint64_t total = v->packets + v->lost;
 
-			snprintf(tail, sizeof(tail), "  %.3f ms  %llu/%llu (%.2g%%)", v->jitter_sec * 1e3,
-				 (unsigned long long)v->lost, (unsigned long long)total,
-				 total ? 100.0 * (double)v->lost / (double)total : 0.0);
+			snprintf(tail, sizeof(tail), "  %5.3f ms  %llu/%llu (%.2g%%)  %s",
+				 v->jitter_sec * 1e3, (unsigned long long)v->lost,
+				 (unsigned long long)total,
+				 total ? 100.0 * (double)v->lost / (double)total : 0.0, omitted);
 		} else if (sending) {
 			fmt_unit(cwnd, sizeof(cwnd), v->snd_cwnd, false);
-			snprintf(tail, sizeof(tail), "  %4lld   %s", (long long)(v->retransmits > 0 ?
-				 v->retransmits : 0), cwnd);
+			snprintf(tail, sizeof(tail), "  %3lld   %s       %s", (long long)(v->retransmits > 0 ?
+				 v->retransmits : 0), cwnd, omitted);
+		} else {
+			snprintf(tail, sizeof(tail), "                  %s", omitted);
 		}
-		if (iv->omitted)
-			strncat(tail, "  (omitted)", sizeof(tail) - strlen(tail) - 1);
-		row(f, id, role_tag(t, sending), iv->start_sec, iv->end_sec, v->bytes, tail);
+		row(t, f, id, role_tag(t, sending), iv->start_sec, iv->end_sec, v->bytes, tail);
 	}
 	if (n > 1) {
-		tail[0] = '\0';
 		if (t->p.udp && sending)
-			snprintf(tail, sizeof(tail), "  %llu", (unsigned long long)sum_pk);
+			snprintf(tail, sizeof(tail), " %s %llu  %s", zbuf, (unsigned long long)sum_pk,
+				 omitted);
 		else if (t->p.udp)
-			snprintf(tail, sizeof(tail), "  lost %llu", (unsigned long long)sum_lost);
+			snprintf(tail, sizeof(tail), "  %5.3f ms  %llu/%llu (%.2g%%)  %s",
+				 sum_jitter / n * 1e3, (unsigned long long)sum_lost,
+				 (unsigned long long)(sum_pk + sum_lost), sum_pk + sum_lost ?
+				 100.0 * (double)sum_lost / (double)(sum_pk + sum_lost) : 0.0, omitted);
 		else if (sending)
-			snprintf(tail, sizeof(tail), "  %4lld", (long long)sum_retr);
-		row(f, "SUM", role_tag(t, sending), iv->start_sec, iv->end_sec, sum_bytes, tail);
+			snprintf(tail, sizeof(tail), "  %3lld             %s", (long long)sum_retr,
+				 omitted);
+		else
+			snprintf(tail, sizeof(tail), "                  %s", omitted);
+		row(t, f, "SUM", role_tag(t, sending), iv->start_sec, iv->end_sec, sum_bytes, tail);
 	}
 }
 
@@ -127,14 +163,16 @@ void nd_out_text_interval(FILE *f, const struct nd_test *t, const struct nd_inte
 		else
 			has_rx = true;
 	}
+	/* iperf3: the header before the first interval, a separator before
+	 * each later one when there are parallel streams. */
 	if (t->intervals_count == 0 && t->t_last_iv == t->t_start)
-		iv_header(f, t, has_tx && !has_rx);
+		iv_header(f, t, has_tx, has_rx);
+	else if (t->p.streams > 1)
+		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	if (has_tx)
 		iv_group(f, t, iv, true);
 	if (has_rx)
 		iv_group(f, t, iv, false);
-	if (t->streams_count > 1 || t->p.bidir)
-		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	fflush(f);
 }
 
@@ -181,16 +219,18 @@ static void sum_line(FILE *f, const struct nd_test *t, const char *id, const cha
 	if (t->p.udp) {
 		uint64_t total = sender ? v->packets : v->packets;
 
-		snprintf(tail, sizeof(tail), "  %.3f ms  %llu/%llu (%.2g%%)  %s",
+		snprintf(tail, sizeof(tail), "  %5.3f ms  %llu/%llu (%.2g%%)  %s",
 			 v->jitter_sec * 1e3, (unsigned long long)v->lost, (unsigned long long)total,
 			 total ? 100.0 * (double)v->lost / (double)total : 0.0,
 			 sender ? "sender" : "receiver");
 	} else if (sender && v->retrans >= 0) {
-		snprintf(tail, sizeof(tail), "  %4lld             sender", (long long)v->retrans);
+		/* iperf3: 12 spaces after a stream's Retr, 13 after [SUM]'s. */
+		snprintf(tail, sizeof(tail), "  %3lld            %s%s", (long long)v->retrans,
+			 strcmp(id, "SUM") ? "" : " ", "sender");
 	} else {
-		snprintf(tail, sizeof(tail), "                   %s", sender ? "sender" : "receiver");
+		snprintf(tail, sizeof(tail), "                  %s", sender ? "sender" : "receiver");
 	}
-	row(f, id, role, 0, v->sec, v->bytes, tail);
+	row(t, f, id, role, 0, v->sec, v->bytes, tail);
 }
 
 static void summary_group(FILE *f, const struct nd_test *t, bool sending)
@@ -239,8 +279,9 @@ void nd_out_text_summary(FILE *f, const struct nd_test *t)
 		else
 			has_rx = true;
 	}
-	if (t->streams_count <= 1 && !t->p.bidir)
-		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	if (t->out.verbose)
+		fprintf(f, "Test Complete. Summary Results:\n");
 	fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n", t->p.bidir ? "[Role]" : "",
 		t->p.udp ? "         Jitter    Lost/Total Datagrams" : "         Retr");
 	if (has_tx)

@@ -3,8 +3,11 @@
  * intervals, end with sum_sent / sum_received / cpu_utilization_percent)
  * so existing parsers work, plus our measurements under "nicdoctor".
  */
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -16,13 +19,50 @@ static double bps(uint64_t bytes, double sec)
 	return sec > 0 ? (double)bytes * 8.0 / sec : 0;
 }
 
-static cJSON *start_json(const struct nd_test *t)
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* A socket's buffer sizes as the kernel set them (3.21's *_actual keys). */
+static void add_bufsizes(cJSON *o, const struct nd_test *t)
+{
+	int fd = t->streams_count ? t->streams[0].fd : t->ctrl_fd, snd = 0, rcv = 0;
+	socklen_t len = sizeof(int);
+
+	if (fd >= 0) {
+		getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &snd, &len);
+		len = sizeof(int);
+		getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, &len);
+	}
+	cJSON_AddNumberToObject(o, "sndbuf_actual", snd);
+	cJSON_AddNumberToObject(o, "rcvbuf_actual", rcv);
+}
+
+static void add_mss(cJSON *o, const struct nd_test *t)
+{
+	int mss = 0;
+	socklen_t len = sizeof(mss);
+
+	if (t->p.udp)
+		return;
+	if (t->p.mss_bytes) {
+		cJSON_AddNumberToObject(o, "tcp_mss", t->p.mss_bytes);
+		return;
+	}
+	if (t->ctrl_fd >= 0)
+		getsockopt(t->ctrl_fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len);
+	cJSON_AddNumberToObject(o, "tcp_mss_default", mss);
+}
+
+cJSON *nd_out_json_start(const struct nd_test *t)
 {
 	cJSON *o = cJSON_CreateObject(), *arr, *ts, *to, *st;
 	struct utsname u;
 	char when[64];
 	time_t now = time(NULL);
 	struct tm tm;
+	struct timespec rt;
 
 	arr = cJSON_AddArrayToObject(o, "connected");
 	for (int i = 0; i < t->streams_count; i++) {
@@ -49,12 +89,23 @@ static cJSON *start_json(const struct nd_test *t)
 	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm);
 	cJSON_AddStringToObject(ts, "time", when);
 	cJSON_AddNumberToObject(ts, "timesecs", (double)now);
-	to = cJSON_AddObjectToObject(o, "connecting_to");
-	cJSON_AddStringToObject(to, "host", t->p.host ? t->p.host : "");
-	cJSON_AddNumberToObject(to, "port", t->p.port);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	cJSON_AddNumberToObject(ts, "timemillisecs", (double)rt.tv_sec * 1000 + rt.tv_nsec / 1000000);
+	if (t->is_server) {
+		to = cJSON_AddObjectToObject(o, "accepted_connection");
+		cJSON_AddStringToObject(to, "host", t->streams_count ? t->streams[0].remote_host : "");
+		cJSON_AddNumberToObject(to, "port", t->streams_count ? t->streams[0].remote_port : 0);
+	} else {
+		to = cJSON_AddObjectToObject(o, "connecting_to");
+		cJSON_AddStringToObject(to, "host", t->p.host ? t->p.host : "");
+		cJSON_AddNumberToObject(to, "port", t->p.port);
+	}
 	cJSON_AddStringToObject(o, "cookie", t->cookie);
+	add_mss(o, t);
 	cJSON_AddNumberToObject(o, "target_bitrate", (double)t->p.rate_bps);
+	cJSON_AddNumberToObject(o, "fq_rate", (double)t->p.fq_rate_bps);
 	cJSON_AddNumberToObject(o, "sock_bufsize", t->p.window_bytes);
+	add_bufsizes(o, t);
 	st = cJSON_AddObjectToObject(o, "test_start");
 	cJSON_AddStringToObject(st, "protocol", t->p.udp ? "UDP" : "TCP");
 	cJSON_AddNumberToObject(st, "num_streams", t->p.streams);
@@ -66,8 +117,11 @@ static cJSON *start_json(const struct nd_test *t)
 	cJSON_AddNumberToObject(st, "reverse", t->p.reverse);
 	cJSON_AddNumberToObject(st, "tos", t->p.tos);
 	cJSON_AddNumberToObject(st, "target_bitrate", (double)t->p.rate_bps);
-	if (t->p.bidir)
-		cJSON_AddNumberToObject(st, "bidir", 1);
+	cJSON_AddNumberToObject(st, "bidir", t->p.bidir);
+	cJSON_AddNumberToObject(st, "fqrate", (double)t->p.fq_rate_bps);
+	cJSON_AddNumberToObject(st, "interval", t->p.interval_sec);
+	cJSON_AddNumberToObject(st, "gso", t->p.udp && !t->p.no_gso);
+	cJSON_AddNumberToObject(st, "gro", t->p.udp && !t->p.no_gso);
 	return o;
 }
 
@@ -82,12 +136,14 @@ static void add_span(cJSON *o, int id, double a, double b, uint64_t bytes)
 	cJSON_AddNumberToObject(o, "bits_per_second", bps(bytes, b - a));
 }
 
-static cJSON *interval_json(const struct nd_test *t, const struct nd_interval *iv)
+cJSON *nd_out_json_interval(const struct nd_test *t, const struct nd_interval *iv)
 {
 	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "streams");
 	cJSON *sum[2] = { NULL, NULL };	/* [0] forward group, [1] reverse (bidir) */
-	uint64_t bytes[2] = { 0, 0 }, pk[2] = { 0, 0 };
+	uint64_t bytes[2] = { 0, 0 }, pk[2] = { 0, 0 }, lost[2] = { 0, 0 };
 	int64_t retr[2] = { 0, 0 };
+	double jitter[2] = { 0, 0 };
+	int n[2] = { 0, 0 };
 
 	for (int i = 0; i < t->streams_count; i++) {
 		const struct nd_stream *s = &t->streams[i];
@@ -101,13 +157,16 @@ static cJSON *interval_json(const struct nd_test *t, const struct nd_interval *i
 			if (!s->sending) {
 				cJSON_AddNumberToObject(c, "jitter_ms", v->jitter_sec * 1e3);
 				cJSON_AddNumberToObject(c, "lost_packets", (double)v->lost);
+				cJSON_AddNumberToObject(c, "lost_percent", pct(v->lost, v->packets + v->lost));
 			}
 		} else if (s->sending) {
 			cJSON_AddNumberToObject(c, "retransmits", (double)v->retransmits);
 			cJSON_AddNumberToObject(c, "snd_cwnd", v->snd_cwnd);
+			cJSON_AddNumberToObject(c, "snd_wnd", v->snd_wnd);
 			cJSON_AddNumberToObject(c, "rtt", v->rtt_usec);
 			cJSON_AddNumberToObject(c, "rttvar", v->rttvar_usec);
 			cJSON_AddNumberToObject(c, "pmtu", v->pmtu);
+			cJSON_AddNumberToObject(c, "reorder", v->reorder);
 		}
 		cJSON_AddBoolToObject(c, "omitted", iv->omitted);
 		cJSON_AddBoolToObject(c, "sender", s->sending);
@@ -115,6 +174,9 @@ static cJSON *interval_json(const struct nd_test *t, const struct nd_interval *i
 		bytes[g] += v->bytes;
 		pk[g] += v->packets;
 		retr[g] += v->retransmits > 0 ? v->retransmits : 0;
+		lost[g] += v->lost;
+		jitter[g] += v->jitter_sec;
+		n[g]++;
 		if (!sum[g])
 			sum[g] = cJSON_CreateObject();
 		cJSON_DeleteItemFromObject(sum[g], "sender");
@@ -127,7 +189,13 @@ static cJSON *interval_json(const struct nd_test *t, const struct nd_interval *i
 			continue;
 		sender = cJSON_DetachItemFromObject(sum[g], "sender");
 		add_span(sum[g], -1, iv->start_sec, iv->end_sec, bytes[g]);
-		if (t->p.udp)
+		if (t->p.udp && !cJSON_IsTrue(sender)) {
+			/* 3.21's receiving sum: mean jitter, the losses, their share. */
+			cJSON_AddNumberToObject(sum[g], "jitter_ms", jitter[g] / n[g] * 1e3);
+			cJSON_AddNumberToObject(sum[g], "lost_packets", (double)lost[g]);
+			cJSON_AddNumberToObject(sum[g], "packets", (double)pk[g]);
+			cJSON_AddNumberToObject(sum[g], "lost_percent", pct(lost[g], pk[g] + lost[g]));
+		} else if (t->p.udp)
 			cJSON_AddNumberToObject(sum[g], "packets", (double)pk[g]);
 		else if (cJSON_IsTrue(sender))
 			cJSON_AddNumberToObject(sum[g], "retransmits", (double)retr[g]);
@@ -153,14 +221,19 @@ static cJSON *end_view(const struct nd_test *t, const struct nd_stream *s, bool 
 		int64_t retr = local ? (int64_t)(ti->total_retrans - s->omit_retrans) :
 			       s->remote_retrans;
 
+		/* The far end's TCP_INFO does not travel: 0, as 3.21 prints it. */
+		static const struct nd_engine_tcpinfo none;
+
+		if (!local || !ti->valid)
+			ti = &none;
 		cJSON_AddNumberToObject(o, "retransmits", (double)retr);
-		if (local && ti->valid) {
-			cJSON_AddNumberToObject(o, "max_snd_cwnd", ti->max_snd_cwnd_bytes);
-			cJSON_AddNumberToObject(o, "max_rtt", ti->max_rtt_usec);
-			cJSON_AddNumberToObject(o, "min_rtt", ti->min_rtt_usec);
-			cJSON_AddNumberToObject(o, "mean_rtt", ti->rtt_samples ?
-						(double)(ti->rtt_sum_usec / ti->rtt_samples) : 0);
-		}
+		cJSON_AddNumberToObject(o, "reorder", ti->reorder);
+		cJSON_AddNumberToObject(o, "max_snd_cwnd", ti->max_snd_cwnd_bytes);
+		cJSON_AddNumberToObject(o, "max_snd_wnd", ti->max_snd_wnd_bytes);
+		cJSON_AddNumberToObject(o, "max_rtt", ti->max_rtt_usec);
+		cJSON_AddNumberToObject(o, "min_rtt", ti->min_rtt_usec);
+		cJSON_AddNumberToObject(o, "mean_rtt", ti->rtt_samples ?
+					(double)(ti->rtt_sum_usec / ti->rtt_samples) : 0);
 	}
 	cJSON_AddBoolToObject(o, "sender", s->sending);
 	return o;
@@ -230,6 +303,15 @@ static void add_sums(cJSON *end, const struct nd_test *t, int group, const char 
 		}
 		cJSON_AddBoolToObject(o, "sender", sending);
 		snprintf(key, sizeof(key), "%s%s", k == 0 ? "sum_sent" : "sum_received", suffix);
+		/* 3.21's UDP "sum": the receiver's counts, flagged as this side. */
+		if (t->p.udp && k == 1) {
+			cJSON *sum = cJSON_Duplicate(o, 1);
+			char sum_key[48];
+
+			cJSON_ReplaceItemInObject(sum, "sender", cJSON_CreateBool(sending));
+			snprintf(sum_key, sizeof(sum_key), "sum%s", suffix);
+			cJSON_AddItemToObject(end, sum_key, sum);
+		}
 		cJSON_AddItemToObject(end, key, o);
 	}
 }
@@ -291,10 +373,10 @@ cJSON *nd_out_json(const struct nd_test *t, int rc)
 {
 	cJSON *o = cJSON_CreateObject(), *arr, *end, *cpu;
 
-	cJSON_AddItemToObject(o, "start", start_json(t));
+	cJSON_AddItemToObject(o, "start", nd_out_json_start(t));
 	arr = cJSON_AddArrayToObject(o, "intervals");
 	for (int i = 0; i < t->intervals_count; i++)
-		cJSON_AddItemToArray(arr, interval_json(t, &t->intervals[i]));
+		cJSON_AddItemToArray(arr, nd_out_json_interval(t, &t->intervals[i]));
 	end = cJSON_AddObjectToObject(o, "end");
 	if (rc < 0) {
 		cJSON_AddStringToObject(o, "error", t->err[0] ? t->err : "test failed");
@@ -338,6 +420,10 @@ cJSON *nd_out_json(const struct nd_test *t, int rc)
 		cJSON_AddStringToObject(end, "receiver_tcp_congestion",
 					fwd_local ? t->remote_congestion : t->congestion);
 	}
+	if (t->p.title)
+		cJSON_AddStringToObject(o, "title", t->p.title);
+	if (t->p.extra_data)
+		cJSON_AddStringToObject(o, "extra_data", t->p.extra_data);
 	if (t->server_output_text)
 		cJSON_AddStringToObject(o, "server_output_text", t->server_output_text);
 	if (t->server_output_json)

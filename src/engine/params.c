@@ -23,6 +23,7 @@ void nd_engine_params_init(struct nd_engine_params *p)
 	p->tos = 0;
 	for (i = 0; i < ND_ENGINE_MAX_STREAMS; i++)
 		p->cpus[i] = -1;
+	p->server_affinity = -1;
 }
 
 uint32_t nd_params_len(const struct nd_engine_params *p)
@@ -35,6 +36,33 @@ uint32_t nd_params_len(const struct nd_engine_params *p)
 static cJSON *add_true(cJSON *o, const char *key)
 {
 	return cJSON_AddTrueToObject(o, key);
+}
+
+/* The keys of iperf3 3.21's later flags, as its send_parameters writes them. */
+static void params_to_json_iperf321(const struct nd_engine_params *p, cJSON *o)
+{
+	if (p->server_affinity >= 0)
+		cJSON_AddNumberToObject(o, "server_affinity", p->server_affinity);
+	if (p->mptcp)
+		add_true(o, "mptcp");
+	if (p->fq_rate_bps)
+		cJSON_AddNumberToObject(o, "fqrate", (double)p->fq_rate_bps);
+	if (p->udp) {
+		/* 3.21 always sends these for UDP; 1 asks its server for them. */
+		cJSON_AddNumberToObject(o, "gso", p->gsro);
+		cJSON_AddNumberToObject(o, "gso_dg_size", p->gsro ? nd_params_len(p) : 0);
+		cJSON_AddNumberToObject(o, "gso_bf_size", p->gsro ? 65507 : 0);
+		cJSON_AddNumberToObject(o, "gro", p->gsro);
+		cJSON_AddNumberToObject(o, "gro_bf_size", p->gsro ? 65507 : 0);
+	}
+	if (p->flowlabel)
+		cJSON_AddNumberToObject(o, "flowlabel", p->flowlabel);
+	if (p->extra_data)
+		cJSON_AddStringToObject(o, "extra_data", p->extra_data);
+	if (p->repeating_payload)
+		cJSON_AddNumberToObject(o, "repeating_payload", 1);
+	if (p->dont_fragment)
+		cJSON_AddNumberToObject(o, "dont_fragment", 1);
 }
 
 int nd_params_to_json(const struct nd_engine_params *p, cJSON **ret_obj)
@@ -65,7 +93,8 @@ int nd_params_to_json(const struct nd_engine_params *p, cJSON **ret_obj)
 		cJSON_AddNumberToObject(o, "bandwidth",
 					(double)(p->rate_set ? p->rate_bps :
 						 p->udp ? ND_ENGINE_UDP_RATE_DEFAULT : 0));
-	cJSON_AddNumberToObject(o, "pacing_timer", 1000);
+	cJSON_AddNumberToObject(o, "pacing_timer",
+				p->pacing_timer_usec > 0 ? p->pacing_timer_usec : 1000);
 	if (p->tos)
 		cJSON_AddNumberToObject(o, "TOS", p->tos);
 	if (p->title)
@@ -82,6 +111,7 @@ int nd_params_to_json(const struct nd_engine_params *p, cJSON **ret_obj)
 		cJSON_AddNumberToObject(o, "zerocopy", 1);
 	if (p->skip_rx_copy)
 		cJSON_AddNumberToObject(o, "skip_rx_copy", 1);
+	params_to_json_iperf321(p, o);
 	cJSON_AddStringToObject(o, "client_version", "nicdoctor " ND_VERSION);
 	if (cJSON_GetArraySize(o) < 8) {
 		cJSON_Delete(o);
@@ -125,6 +155,32 @@ static void copy_str(const cJSON *o, const char *key, char *buf, size_t size)
 	buf[0] = '\0';
 	if (cJSON_IsString(it) && it->valuestring)
 		nd_strlcpy(buf, it->valuestring, size);
+}
+
+/* What the server applies of 3.21's later keys: pacing, DF, the far end's
+ * view of GSO/GRO, extra_data for its -J. */
+static int params_from_json_iperf321(const cJSON *o, struct nd_engine_params *p,
+				     struct nd_wire_extra *extra, char *err, size_t err_size)
+{
+	int64_t fq = 0, pacing = 0, flowlabel = 0;
+	int rc = 0;
+
+	rc |= range(o, "fqrate", 0, INT64_MAX / 2, &fq, err, err_size);
+	rc |= range(o, "pacing_timer", 0, 1000000000, &pacing, err, err_size);
+	rc |= range(o, "flowlabel", 0, 0xfffff, &flowlabel, err, err_size);
+	if (rc)
+		return -EINVAL;
+	p->fq_rate_bps = (uint64_t)fq;
+	p->pacing_timer_usec = (int)pacing;
+	p->flowlabel = (uint32_t)flowlabel;
+	p->dont_fragment = has(o, "dont_fragment") && nd_json_int(o, "dont_fragment", 0);
+	p->repeating_payload = has(o, "repeating_payload");
+	p->gsro = nd_json_int(o, "gro", 0) || nd_json_int(o, "gso", 0);
+	p->mptcp = has(o, "mptcp");
+	copy_str(o, "extra_data", extra->extra_data, sizeof(extra->extra_data));
+	if (extra->extra_data[0])
+		p->extra_data = extra->extra_data;
+	return 0;
 }
 
 int nd_params_from_json(const cJSON *o, struct nd_engine_params *p,
@@ -184,5 +240,5 @@ int nd_params_from_json(const cJSON *o, struct nd_engine_params *p,
 	copy_str(o, "title", extra->title, sizeof(extra->title));
 	if (extra->congestion[0])
 		p->congestion = extra->congestion;
-	return 0;
+	return params_from_json_iperf321(o, p, extra, err, err_size);
 }

@@ -173,14 +173,38 @@ int nd_iface_for_fd(int fd, char *ifname, size_t size)
 	return rc;
 }
 
+/* The kernel's tcp_info goes on past glibc's copy (and linux/tcp.h clashes
+ * with netinet/tcp.h): tcpi_reord_seen at 220, tcpi_snd_wnd at 228. */
+#define ND_TCPI_REORD_SEEN_OFF 220
+#define ND_TCPI_SND_WND_OFF    228
+union nd_tcp_info {
+	struct tcp_info ti;
+	uint8_t raw[ND_TCPI_SND_WND_OFF + 4];
+};
+
+static uint32_t tcpi_u32(const union nd_tcp_info *u, socklen_t len, size_t off)
+{
+	uint32_t v = 0;
+
+	if (len >= off + sizeof(v))
+		memcpy(&v, u->raw + off, sizeof(v));
+	return v;
+}
+
 int nd_sample_tcpinfo(int fd, struct nd_engine_tcpinfo *t)
 {
+	union nd_tcp_info u;
 	struct tcp_info ti;
-	socklen_t sl = sizeof(ti);
+	socklen_t sl = sizeof(u);
 
-	memset(&ti, 0, sizeof(ti));
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &sl) < 0)
+	memset(&u, 0, sizeof(u));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &u, &sl) < 0)
 		return -errno;
+	ti = u.ti;
+	t->snd_wnd_bytes = tcpi_u32(&u, sl, ND_TCPI_SND_WND_OFF);
+	t->reorder = tcpi_u32(&u, sl, ND_TCPI_REORD_SEEN_OFF);
+	if (t->snd_wnd_bytes > t->max_snd_wnd_bytes)
+		t->max_snd_wnd_bytes = t->snd_wnd_bytes;
 	t->valid = true;
 	t->rtt_usec = ti.tcpi_rtt;
 	t->rttvar_usec = ti.tcpi_rttvar;

@@ -127,7 +127,8 @@ int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_
 		free(s);
 		return -EINVAL;
 	}
-	rc = nd_net_listen(cfg->bind_addr, cfg->port, cfg->family, SOCK_STREAM, &s->listen_fd);
+	rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, cfg->port, cfg->family, SOCK_STREAM,
+			       &s->listen_fd);
 	if (rc < 0) {
 		free(s);
 		return rc;
@@ -370,7 +371,7 @@ static void poll_once(struct nd_server *s)
 
 int nd_server_run(struct nd_server *s)
 {
-	if (!s->cfg.quiet && !s->embedded) {
+	if (!s->cfg.quiet && !s->embedded && !s->cfg.json_log) {
 		printf("-----------------------------------------------------------\n"
 		       "Server listening on %u (nicdoctor, up to %d test%s at once)\n"
 		       "-----------------------------------------------------------\n",

@@ -85,7 +85,8 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 	const struct nd_server_config *cfg = &sl->server->cfg;
 	int fd = -1, rc, i;
 
-	rc = nd_net_listen(cfg->bind_addr, sl->server->port, cfg->family, SOCK_DGRAM, &fd);
+	rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, sl->server->port, cfg->family,
+			       SOCK_DGRAM, &fd);
 	if (rc < 0)
 		return rc;
 	rc = nd_proto_send_state(t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
@@ -106,7 +107,8 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 			break;
 		}
 		/* The next stream's hello goes to a fresh listener on the same port. */
-		rc = nd_net_listen(cfg->bind_addr, sl->server->port, cfg->family, SOCK_DGRAM, &next);
+		rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, sl->server->port,
+				       cfg->family, SOCK_DGRAM, &next);
 		if (rc == 0 && send(fd, reply, sizeof(reply), 0) < 0)
 			rc = -errno;
 		if (rc == 0)
@@ -478,6 +480,8 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 		rc = nd_proto_send_state(t->ctrl_fd, ND_TEST_RUNNING, t->timeout_ms);
 	if (rc < 0)
 		return rc;
+	if (t->text_out && t->out.verbose)
+		nd_out_verbose_start(t->text_out, t);
 	nd_test_begin(t);
 	rc = nd_test_start_workers(t);
 	if (rc == 0)
@@ -510,6 +514,19 @@ static int admit(struct nd_slot *sl, const struct nd_engine_params *p,
 	return rc;
 }
 
+/* serve -J: each test's results as iperf3 -s -J prints them. */
+static void report_json(const struct nd_test *t, int rc)
+{
+	cJSON *o = nd_out_json(t, rc);
+	char *text = o ? cJSON_Print(o) : NULL;
+
+	if (text)
+		printf("%s\n", text);
+	fflush(stdout);
+	cJSON_free(text);
+	cJSON_Delete(o);
+}
+
 static void report(struct nd_slot *sl, struct nd_test *t, int rc)
 {
 	struct nd_server *s = sl->server;
@@ -517,9 +534,16 @@ static void report(struct nd_slot *sl, struct nd_test *t, int rc)
 	if (s->cfg.quiet)
 		return;
 	pthread_mutex_lock(&s->out_lock);
-	if (rc == 0)
+	if (s->cfg.json_log && t) {
+		report_json(t, rc);
+		pthread_mutex_unlock(&s->out_lock);
+		return;
+	}
+	if (rc == 0) {
 		nd_out_text_summary(stdout, t);
-	else
+		if (t->out.verbose)
+			nd_out_verbose_end(stdout, t);
+	} else
 		printf("test from %s port %u ended: %s\n", sl->peer, sl->peer_port,
 		       t && t->err[0] ? t->err : strerror(-rc));
 	printf("-----------------------------------------------------------\n");
@@ -537,7 +561,7 @@ void *nd_server_test_main(void *arg)
 	struct nd_test *t = calloc(1, sizeof(*t));
 	int rc = t ? read_params(sl, &p, &extra, t->err, sizeof(t->err)) : -ENOMEM;
 
-	if (!s->cfg.quiet) {
+	if (!s->cfg.quiet && !s->cfg.json_log) {
 		pthread_mutex_lock(&s->out_lock);
 		printf("Accepted connection from %s, port %u\n", sl->peer, sl->peer_port);
 		if (sl->authenticated)
@@ -561,8 +585,14 @@ void *nd_server_test_main(void *arg)
 		sl->ctrl_fd = -1;
 		t->timeout_ms = nd_server_ctrl_timeout_ms(s);
 		memcpy(t->cookie, sl->cookie, ND_COOKIE_LEN);
-		if (s->cfg.max_tests == 1 && !s->cfg.quiet)
+		if (s->cfg.max_tests == 1 && !s->cfg.quiet && !s->cfg.json_log)
 			t->text_out = stdout;
+		t->keep_intervals = s->cfg.json_log;
+		t->out.verbose = s->cfg.verbose_text;
+		t->out.format = s->cfg.format;
+		if (s->cfg.interval_set)
+			t->p.interval_sec = s->cfg.interval_sec;
+		t->p.extra_data = t->extra.extra_data[0] ? t->extra.extra_data : NULL;
 		rc = run_streams(sl, t);
 		atomic_store(&sl->phase, ND_SLOT_FINISHING);	/* see below */
 		report(sl, t, rc);

@@ -3,9 +3,10 @@
  * receive loop on its own buffer.  It reads the test's stop flag and writes
  * only its own stream's atomic counters.  -Z sends with sendfile() from a
  * memfd, as iperf3 does; --skip-rx-copy receives with MSG_TRUNC so the
- * kernel discards without copying.
+ * kernel discards without copying; -F sends or stores a file instead.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -151,6 +152,72 @@ static int tcp_recv_loop(struct nd_stream *s, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * -F as iperf3 does it: the sender sends the file (each stream all of it)
+ * and then stops, the receiver writes what arrives into it, truncated first.
+ */
+static int tcp_file_send_loop(struct nd_stream *s, int file_fd, char *buf, size_t len)
+{
+	struct nd_test *t = s->test;
+
+	while (!atomic_load_explicit(&t->stop, memory_order_relaxed)) {
+		ssize_t got = read(file_fd, buf, len), off = 0;
+
+		if (got <= 0)
+			return got < 0 ? -errno : 0;
+		while (off < got && !atomic_load_explicit(&t->stop, memory_order_relaxed)) {
+			ssize_t n = send(s->fd, buf + off, (size_t)(got - off), MSG_NOSIGNAL);
+
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n < 0)
+				return -errno;
+			off += n;
+			atomic_fetch_add_explicit(&s->bytes, (uint64_t)n, memory_order_relaxed);
+			if (nd_test_amount_add(t, true, (uint64_t)n))
+				return 0;
+		}
+	}
+	return 0;
+}
+
+static int tcp_file_recv_loop(struct nd_stream *s, int file_fd, char *buf, size_t len)
+{
+	struct nd_test *t = s->test;
+
+	while (!atomic_load_explicit(&t->stop_rx, memory_order_relaxed)) {
+		ssize_t n = recv(s->fd, buf, len, 0);
+
+		if (n == 0)
+			return 0;
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -errno;
+		/* As iperf3: a short disk write does not stop the test. */
+		if (write(file_fd, buf, (size_t)n) < 0)
+			s->file_err = -errno;
+		atomic_fetch_add_explicit(&s->bytes, (uint64_t)n, memory_order_relaxed);
+		nd_test_amount_add(t, false, (uint64_t)n);
+	}
+	return 0;
+}
+
+static int tcp_file_worker(struct nd_stream *s, char *buf, size_t len)
+{
+	const char *path = s->test->p.file;
+	int fd = open(path, s->sending ? O_RDONLY | O_CLOEXEC :
+		      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = s->sending ? tcp_file_send_loop(s, fd, buf, s->test->len_bytes) :
+	     tcp_file_recv_loop(s, fd, buf, len);
+	close(fd);
+	return rc;
+}
+
 void *nd_tcp_worker(void *arg)
 {
 	struct nd_stream *s = arg;
@@ -176,7 +243,9 @@ void *nd_tcp_worker(void *arg)
 		s->worker_err = -ENOMEM;
 		return NULL;
 	}
-	if (s->sending) {
+	if (t->p.file) {
+		s->worker_err = tcp_file_worker(s, buf, len);
+	} else if (s->sending) {
 		for (size_t i = 0; i < len; i++)
 			buf[i] = (char)('0' + i % 10);
 		s->worker_err = tcp_send_loop(s, buf, t->len_bytes);

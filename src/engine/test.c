@@ -150,8 +150,22 @@ void nd_stream_configure(struct nd_test *t, int fd)
 		setsockopt(fd, IPPROTO_IP, IP_TOS, &v, sizeof(v));
 		setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &v, sizeof(v));
 	}
+	if (p->fq_rate_bps) {
+		/* In bytes/s, as iperf3 sets it; above 2^32-1 the 64-bit form. */
+		uint64_t rate = p->fq_rate_bps / 8;
+
+		setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate, sizeof(rate));
+	}
+	if (p->udp && p->dont_fragment) {
+		v = IP_PMTUDISC_DO;
+		setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v, sizeof(v));
+	}
 	if (p->udp)
 		return;
+	if (p->snd_timeout_ms > 0) {
+		v = p->snd_timeout_ms;
+		setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &v, sizeof(v));
+	}
 	if (p->nodelay)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (p->mss_bytes) {
@@ -327,6 +341,8 @@ static void sample_stream(struct nd_stream *s, struct nd_iv_stream *out)
 		out->rtt_usec = s->tcp.rtt_usec;
 		out->rttvar_usec = s->tcp.rttvar_usec;
 		out->pmtu = s->tcp.pmtu_bytes;
+		out->snd_wnd = s->tcp.snd_wnd_bytes;
+		out->reorder = s->tcp.reorder;
 	}
 }
 
@@ -359,6 +375,8 @@ static void merge_interval(const struct nd_test *t, struct nd_interval *a,
 		x->rtt_usec = y->rtt_usec;
 		x->rttvar_usec = y->rttvar_usec;
 		x->pmtu = y->pmtu;
+		x->snd_wnd = y->snd_wnd;
+		x->reorder = y->reorder;
 	}
 	for (int i = 0; i < a->cpus_count && i < b->cpus_count && wa + wb > 0; i++) {
 		struct nd_engine_cpu_share *x = &a->cpus[i];
@@ -482,6 +500,12 @@ int nd_test_tick(struct nd_test *t, double now)
 		t->p.on_interval(&pub, t->p.on_interval_arg);
 	if (t->text_out)
 		nd_out_text_interval(t->text_out, t, &iv);
+	if (t->out.json_stream) {
+		cJSON *ev = nd_out_json_interval(t, &iv);
+
+		nd_json_stream_event(t->out.json_stream, "interval", ev);
+		cJSON_Delete(ev);
+	}
 	t->t_last_iv = now;
 	if (!t->omit_done && now >= t->t_omit_end - 0.001) {
 		/* iperf3 restarts the clock and the counts when omit ends. */
