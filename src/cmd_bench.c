@@ -13,6 +13,7 @@
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine_int.h"
+#include "nicdoctor/multi.h"
 
 enum {
 	OPT_BIDIR = 256, OPT_GET_SERVER_OUTPUT, OPT_SKIP_RX_COPY, OPT_NO_GSO, OPT_RCV_TIMEOUT,
@@ -275,6 +276,32 @@ static const char *option_hint(int c)
 	}
 }
 
+/* -c and -p as given; several targets run at once (multi.c). */
+struct bench_targets {
+	const char *hosts, *ports;
+	struct nd_targets list;
+};
+
+/* One target is today's single test; 0 or the exit code. */
+static int bench_targets_resolve(struct bench_targets *tg, struct nd_engine_params *p)
+{
+	char err[200];
+
+	if (!tg->hosts)		/* "no server given" follows; the ports are still checked */
+		tg->hosts = "";
+	if (nd_targets_parse(tg->hosts[0] ? tg->hosts : "-", tg->ports, &tg->list, err,
+			     sizeof(err)) < 0) {
+		nd_err("bench: %s", err);
+		return ND_EXIT_USAGE;
+	}
+	if (!tg->hosts[0])
+		return 0;
+	/* With several, multi.c sets each target's own. */
+	p->host = tg->list.t[0].host;
+	p->port = tg->list.t[0].port;
+	return 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	struct nd_engine_params p;
@@ -282,6 +309,7 @@ int cmd_bench(int argc, char **argv)
 	struct nd_engine_result *r;
 	struct bench_auth auth = { 0 };
 	cJSON *json = NULL;
+	struct bench_targets tg = { 0 };
 	int c, rc;
 
 	nd_engine_params_init(&p);
@@ -297,6 +325,10 @@ int cmd_bench(int argc, char **argv)
 			nd_err("bench: unknown or incomplete option '%s'", argv[optind - 1]);
 			return ND_EXIT_USAGE;
 		}
+		if (c == 'c' || c == 'p') {	/* targets: several hosts and ports (issue 15) */
+			*(c == 'c' ? &tg.hosts : &tg.ports) = optarg;
+			continue;
+		}
 		if (c >= OPT_USERNAME && c <= OPT_PKCS1) {
 			parse_auth_option(c, optarg, &auth);
 			continue;
@@ -307,6 +339,9 @@ int cmd_bench(int argc, char **argv)
 			return ND_EXIT_USAGE;
 		}
 	}
+	rc = bench_targets_resolve(&tg, &p);
+	if (rc != 0)
+		return rc;
 	if (optind < argc || !p.host) {
 		nd_err(optind < argc ? "bench: unexpected argument '%s'" :
 		       "bench: no server given (-c HOST)%s", optind < argc ? argv[optind] : "");
@@ -326,7 +361,8 @@ int cmd_bench(int argc, char **argv)
 		nd_auth_client_clear(&auth.client);
 		return ND_EXIT_ENV;
 	}
-	rc = nd_client_run(&p, &o, r, &json);
+	rc = tg.list.count > 1 ? nd_multi_run(&p, &tg.list, o.json, stdout, &json)
+			       : nd_client_run(&p, &o, r, &json);
 	nd_auth_client_clear(&auth.client);
 	if (json) {
 		char *text = cJSON_Print(json);

@@ -349,6 +349,8 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 	if (t.text_out)
 		fprintf(t.text_out, "Connecting to host %s, port %u\n", p->host, t.p.port);
 	rc = setup(&t);
+	if (o && o->ready)
+		o->ready(o->ready_arg, rc);
 	if (rc == 0) {
 		if (t.text_out)
 			nd_out_text_header(t.text_out, &t);
