@@ -85,7 +85,7 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 	const struct nd_server_config *cfg = &sl->server->cfg;
 	int fd = -1, rc, i;
 
-	rc = nd_net_listen(cfg->bind_addr, sl->server->port, cfg->family, SOCK_DGRAM, &fd);
+	rc = nd_net_listen(cfg->bind_addr, sl->local_port, cfg->family, SOCK_DGRAM, &fd);
 	if (rc < 0)
 		return rc;
 	rc = nd_proto_send_state(t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
@@ -106,7 +106,7 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 			break;
 		}
 		/* The next stream's hello goes to a fresh listener on the same port. */
-		rc = nd_net_listen(cfg->bind_addr, sl->server->port, cfg->family, SOCK_DGRAM, &next);
+		rc = nd_net_listen(cfg->bind_addr, sl->local_port, cfg->family, SOCK_DGRAM, &next);
 		if (rc == 0 && send(fd, reply, sizeof(reply), 0) < 0)
 			rc = -errno;
 		if (rc == 0)
