@@ -372,7 +372,7 @@ int cmd_bench(int argc, char **argv)
 		cJSON_free(text);
 		cJSON_Delete(json);
 	}
-	if (rc < 0)
+	if (rc < 0 && tg.list.count <= 1)	/* several: multi.c said which failed */
 		nd_err("%s", r->error[0] ? r->error : strerror(-rc));
 	free(r);
 	return exit_code(rc);

@@ -225,9 +225,8 @@ int nd_multi_run(const struct nd_engine_params *base, const struct nd_targets *t
 			sum_result(&jobs[i].r, sum);
 			continue;
 		}
-		nd_err("target t%d '%s' port %u: %s", i + 1, jobs[i].p.host, jobs[i].p.port ?
-		       jobs[i].p.port : ND_ENGINE_PORT_DEFAULT, jobs[i].r.error[0] ?
-		       jobs[i].r.error : strerror(-jobs[i].rc));
+		nd_err("bench: target t%d: %s", i + 1, jobs[i].r.error[0] ? jobs[i].r.error :
+		       strerror(-jobs[i].rc));
 		if (rc == 0)
 			rc = jobs[i].rc;
 	}
