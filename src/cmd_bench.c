@@ -296,6 +296,10 @@ static int bench_targets_resolve(struct bench_targets *tg, struct nd_engine_para
 	}
 	if (!tg->hosts[0])
 		return 0;
+	if (nd_targets_set_binds(&tg->list, p->bind_addr, err, sizeof(err)) < 0) {
+		nd_err("bench: %s", err);
+		return ND_EXIT_USAGE;
+	}
 	/* With several, multi.c sets each target's own. */
 	p->host = tg->list.t[0].host;
 	p->port = tg->list.t[0].port;

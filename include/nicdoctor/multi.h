@@ -23,6 +23,7 @@
 struct nd_target {
 	char host[256];
 	uint16_t port;		/* 0: none given, the engine's 5201 */
+	char bind[256];		/* -B for this target; "": the run's own */
 };
 
 struct nd_targets {
@@ -39,6 +40,14 @@ struct nd_targets {
  */
 int nd_targets_parse(const char *hosts, const char *ports, struct nd_targets *out,
 		     char *err, size_t err_size);
+
+/*
+ * -B ADDR1,ADDR2,...: one source address per target, in order (a single
+ * ADDR without a comma stays the run's -B for all).  0, or -EINVAL with a
+ * one-line reason when the count does not match.
+ */
+int nd_targets_set_binds(struct nd_targets *tg, const char *binds, char *err,
+			 size_t err_size);
 
 /* The ports of "PORT", "FIRST-LAST" or a comma list, at most max. */
 int nd_ports_parse(const char *text, uint16_t *ports, int max, int *ret_count,

@@ -210,6 +210,8 @@ int nd_multi_run(const struct nd_engine_params *base, const struct nd_targets *t
 		j->p = *base;
 		j->p.host = tg->t[i].host;
 		j->p.port = tg->t[i].port;
+		if (tg->t[i].bind[0])
+			j->p.bind_addr = tg->t[i].bind;
 		j->o = (struct nd_client_opts){ .json = json, .ready = job_ready,
 						.ready_arg = j };
 		j->gate = &g;

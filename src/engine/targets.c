@@ -171,3 +171,31 @@ int nd_targets_parse(const char *hosts, const char *ports, struct nd_targets *ou
 	}
 	return 0;
 }
+
+int nd_targets_set_binds(struct nd_targets *tg, const char *binds, char *err,
+			 size_t err_size)
+{
+	const char *s = binds;
+	int n = 0;
+
+	if (!binds || !strchr(binds, ','))
+		return 0;
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+
+		if (len == 0 || len >= sizeof(tg->t[0].bind) || n == tg->count)
+			break;
+		memcpy(tg->t[n].bind, s, len);
+		tg->t[n++].bind[len] = '\0';
+		if (!comma) {
+			if (n == tg->count)
+				return 0;
+			break;
+		}
+		s = comma + 1;
+	}
+	snprintf(err, err_size, "invalid value '%s' for --bind: one address per target "
+		 "(%d), comma-separated", binds, tg->count);
+	return -EINVAL;
+}

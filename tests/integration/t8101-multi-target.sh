@@ -87,6 +87,19 @@ test_expect_success 'one target as HOST:PORT: the output stays iperf3 layout, no
 		assert \"targets\" not in d and \"end\" in d and \"start\" in d, list(d)"
 '
 
+test_expect_success '-B ADDR1,ADDR2: each target its own source address, in order' '
+	# A second address on the first link: only -B makes t1 use it.
+	ip -n "$NSA" addr add 10.77.81.3/24 dev nda1 &&
+	in_a "$ND" bench -c 10.77.81.2:$SPORT,10.77.82.2:$IPORT -t 1 \
+		-B 10.77.81.3,10.77.82.1 -J >bind.json &&
+	python3 -c "import json; d = json.load(open(\"bind.json\")); \
+		l = [t[\"start\"][\"connected\"][0][\"local_host\"] for t in d[\"targets\"]]; \
+		assert l == [\"10.77.81.3\", \"10.77.82.1\"], l" &&
+	test_expect_code 3 in_a "$ND" bench -c 10.77.81.2:$SPORT,10.77.82.2:$IPORT -t 1 \
+		-B 10.77.81.1,10.77.82.1,10.77.82.1 2>err &&
+	grep -qx "nicdoctor: bench: invalid value .*: one address per target (2), comma-separated" err
+'
+
 test_expect_success 'a target that is not there: the others still report, exit 4, one line naming it' '
 	test_expect_code 4 in_a "$ND" bench -c 10.77.82.2:$IPORT,10.77.81.2:5899 -t 1 -J \
 		>fail.json 2>err &&

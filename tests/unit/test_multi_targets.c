@@ -90,6 +90,24 @@ static void test_bad(void **state)
 	bad("a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", NULL, -E2BIG, "too many targets: 17");
 }
 
+static void test_binds(void **state)
+{
+	struct nd_targets tg;
+	char err[200];
+
+	(void)state;
+	assert_int_equal(nd_targets_parse("a,b", "5201", &tg, err, sizeof(err)), 0);
+	assert_int_equal(nd_targets_set_binds(&tg, "10.0.0.1", err, sizeof(err)), 0);
+	assert_string_equal(tg.t[0].bind, "");	/* the run's -B for all */
+	assert_int_equal(nd_targets_set_binds(&tg, "10.0.0.1,10.0.1.1", err, sizeof(err)), 0);
+	assert_string_equal(tg.t[0].bind, "10.0.0.1");
+	assert_string_equal(tg.t[1].bind, "10.0.1.1");
+	assert_int_equal(nd_targets_set_binds(&tg, "x,y,z", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "one address per target (2)"));
+	assert_int_equal(nd_targets_set_binds(&tg, "x,", err, sizeof(err)), -EINVAL);
+	assert_int_equal(nd_targets_set_binds(&tg, ",y", err, sizeof(err)), -EINVAL);
+}
+
 static void test_ports(void **state)
 {
 	uint16_t p[64];
@@ -112,6 +130,7 @@ int main(void)
 		cmocka_unit_test(test_hosts_and_ports),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_binds),
 		cmocka_unit_test(test_ports),
 	};
 
