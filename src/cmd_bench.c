@@ -15,6 +15,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/engine_int.h"
 #include "nicdoctor/iperf_flags.h"
+#include "nicdoctor/multi.h"
 
 enum {
 	OPT_BIDIR = 256, OPT_GET_SERVER_OUTPUT, OPT_SKIP_RX_COPY, OPT_NO_GSO, OPT_RCV_TIMEOUT,
@@ -322,6 +323,36 @@ static const char *option_hint(int c)
 	}
 }
 
+/* -c and -p as given; several targets run at once (multi.c). */
+struct bench_targets {
+	const char *hosts, *ports;
+	struct nd_targets list;
+};
+
+/* One target is today's single test; 0 or the exit code. */
+static int bench_targets_resolve(struct bench_targets *tg, struct nd_engine_params *p)
+{
+	char err[200];
+
+	if (!tg->hosts)		/* "no server given" follows; the ports are still checked */
+		tg->hosts = "";
+	if (nd_targets_parse(tg->hosts[0] ? tg->hosts : "-", tg->ports, &tg->list, err,
+			     sizeof(err)) < 0) {
+		nd_err("bench: %s", err);
+		return ND_EXIT_USAGE;
+	}
+	if (!tg->hosts[0])
+		return 0;
+	if (nd_targets_set_binds(&tg->list, p->bind_addr, err, sizeof(err)) < 0) {
+		nd_err("bench: %s", err);
+		return ND_EXIT_USAGE;
+	}
+	/* With several, multi.c sets each target's own. */
+	p->host = tg->list.t[0].host;
+	p->port = tg->list.t[0].port;
+	return 0;
+}
+
 /* One flag: the core set here, then iperf3 3.21's others.  0 or an exit code. */
 static int take_flag(int c, char **argv, struct nd_engine_params *p, struct nd_client_opts *o,
 		     struct nd_iperf_out *io, bool iperf3_mode, int *process_cpu)
@@ -353,7 +384,7 @@ static int take_flag(int c, char **argv, struct nd_engine_params *p, struct nd_c
 
 static int parse_args(int argc, char **argv, struct nd_engine_params *p,
 		      struct nd_client_opts *o, struct nd_iperf_out *io, bool iperf3_mode,
-		      int *process_cpu, struct bench_auth *auth)
+		      int *process_cpu, struct bench_auth *auth, struct bench_targets *tg)
 {
 	bool duration_set = false;
 	char why[200] = "";
@@ -368,6 +399,10 @@ static int parse_args(int argc, char **argv, struct nd_engine_params *p,
 			return -1;
 		}
 		duration_set |= c == 't';
+		if (c == 'c' || c == 'p') {	/* targets: several hosts and ports (issue 15) */
+			*(c == 'c' ? &tg->hosts : &tg->ports) = optarg;
+			continue;
+		}
 		if (c >= OPT_USERNAME && c <= OPT_PKCS1) {
 			parse_auth_option(c, optarg, auth);
 			continue;
@@ -380,6 +415,9 @@ static int parse_args(int argc, char **argv, struct nd_engine_params *p,
 		printf("nicdoctor %s (iperf 3.21 compatible)\n", ND_VERSION);
 		return -1;
 	}
+	rc = bench_targets_resolve(tg, p);
+	if (rc != 0)
+		return rc;
 	if (optind < argc || !p->host) {
 		nd_err(optind < argc ? "bench: unexpected argument '%s'" :
 		       "bench: no server given (-c HOST)%s", optind < argc ? argv[optind] : "");
@@ -422,12 +460,13 @@ int nd_bench_main(int argc, char **argv, bool iperf3_mode)
 	struct nd_iperf_out io = { 0 };
 	struct nd_engine_result *r;
 	struct bench_auth auth = { 0 };
+	struct bench_targets tg = { 0 };
 	cJSON *json = NULL;
 	char why[300] = "";
 	int rc, process_cpu = -1;
 
 	nd_engine_params_init(&p);
-	rc = parse_args(argc, argv, &p, &o, &io, iperf3_mode, &process_cpu, &auth);
+	rc = parse_args(argc, argv, &p, &o, &io, iperf3_mode, &process_cpu, &auth, &tg);
 	if (rc == 0)
 		rc = pin_process(process_cpu);
 	if (rc == 0)
@@ -453,13 +492,14 @@ int nd_bench_main(int argc, char **argv, bool iperf3_mode)
 	/* --json-stream is -J's content as event lines; the full object too
 	 * only with --json-stream-full-output (as 3.21). */
 	o.json = o.json || io.json_stream_full;
-	rc = nd_client_run(&p, &o, r, &json);
+	rc = tg.list.count > 1 ? nd_multi_run(&p, &tg.list, o.json, io.text, &json)
+			       : nd_client_run(&p, &o, r, &json);
 	nd_auth_client_clear(&auth.client);
 	if (json && (!io.json_stream || io.json_stream_full))
 		print_json(json, io.raw);
 	else
 		cJSON_Delete(json);
-	if (rc < 0)
+	if (rc < 0 && tg.list.count <= 1)	/* several: multi.c said which failed */
 		nd_err("%s", r->error[0] ? r->error : strerror(-rc));
 	nd_iperf_out_close(&io);
 	free(r);

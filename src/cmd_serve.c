@@ -28,6 +28,7 @@
 #include "nicdoctor/daemon.h"
 #include "nicdoctor/engine.h"
 #include "nicdoctor/iperf_flags.h"
+#include "nicdoctor/multi.h"
 #include "nicdoctor/share.h"
 
 #define SERVE_CONFIG_DEFAULT "/etc/nicdoctor/serve.conf"
@@ -325,6 +326,24 @@ static int parse_iperf_flag(int c, const char *arg, struct nd_server_config *cfg
 	return -EINVAL;
 }
 
+/* -p PORT or FIRST-LAST: one listening socket per port (listeners.c). */
+static int serve_parse_ports(const char *arg, struct nd_server_config *cfg)
+{
+	uint16_t ports[ND_SERVER_LISTEN_MAX];
+	char err[160];
+	int n = 0, rc = nd_ports_parse(arg, ports, ND_SERVER_LISTEN_MAX, &n, err, sizeof(err));
+
+	if (rc == 0 && (strchr(arg, ',') || ports[n - 1] - ports[0] + 1 != n))
+		rc = -EINVAL, snprintf(err, sizeof(err), "invalid port '%s': PORT or FIRST-LAST", arg);
+	if (rc < 0) {
+		nd_err("serve: %s", err);
+		return rc;
+	}
+	cfg->port = ports[0];
+	cfg->port_last = n > 1 ? ports[n - 1] : 0;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		      struct serve_opts *o)
 {
@@ -341,10 +360,9 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		if (service == 0)
 			continue;
 		switch (c) {
-		case 'p':
-			if (nd_parse_long(optarg, 10, 1, 65535, &v))
-				goto bad;
-			cfg->port = (uint16_t)v;
+		case 'p':	/* PORT or FIRST-LAST (issue 15) */
+			if (serve_parse_ports(optarg, cfg) < 0)
+				return -EINVAL;
 			break;
 		case '1': cfg->one_off = 1; break;
 		case 'B': cfg->bind_addr = optarg; break;
@@ -369,6 +387,7 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 			if (nd_parse_long(optarg, 10, 1, 64, &v))
 				goto bad;
 			cfg->max_tests = (int)v;
+			cfg->max_tests_given = true;
 			break;
 		case OPT_IDLE_TIMEOUT:
 			if (nd_parse_long(optarg, 10, 1, 3600, &v))
@@ -508,7 +527,8 @@ int cmd_serve(int argc, char **argv)
 	cfg.peer_payload_arg = &opts;
 	rc = nd_server_create(&cfg, &server);
 	if (rc < 0) {
-		nd_err("cannot listen on port %u: %s", cfg.port, strerror(-rc));
+		nd_err("cannot listen on port %u%s: %s", cfg.port, cfg.port_last ? " or the range "
+		       "after it" : "", strerror(-rc));
 		nd_auth_key_free(opts.auth.private_key);
 		if (opts.log_fd >= 0)
 			close(opts.log_fd);

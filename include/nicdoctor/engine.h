@@ -182,8 +182,14 @@ struct nd_peer_request {
 	bool authenticated;
 };
 
+#define ND_SERVER_LISTEN_MAX 64	/* ports of one `serve -p FIRST-LAST` */
+
 struct nd_server_config {
 	uint16_t port;
+	/* `serve -p FIRST-LAST` (listeners.c): 0 for one port; with a range
+	 * max_tests becomes the number of ports unless max_tests_given. */
+	uint16_t port_last;
+	bool max_tests_given;
 	const char *bind_addr;		/* NULL: any (IPv6 dual stack, else IPv4) */
 	int family;
 	int max_tests;			/* concurrent tests, default 1 */

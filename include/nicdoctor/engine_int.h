@@ -288,6 +288,10 @@ struct nd_client_opts {
 	bool json;
 	FILE *text_out;
 	struct nd_out_opts out;
+	/* Several targets at once (multi.c): told when setup ended, ok or
+	 * not, and returns when every target may start. */
+	void (*ready)(void *arg, int rc);
+	void *ready_arg;
 };
 int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts *o,
 		  struct nd_engine_result *r, cJSON **ret_json);

@@ -6,6 +6,7 @@
 #ifndef NICDOCTOR_ENGINE_SERVER_H
 #define NICDOCTOR_ENGINE_SERVER_H
 
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -32,6 +33,7 @@ struct nd_slot {
 	char cookie[ND_COOKIE_LEN];
 	char peer[64];
 	uint16_t peer_port;
+	uint16_t local_port;	/* where the control connection came in (-p range) */
 	bool authenticated;	/* passed --authorized-users-path */
 	bool auth_refused;	/* not counted as a test (-1, --tests) */
 	char auth_user[64];
@@ -52,8 +54,10 @@ struct nd_pending {
 
 struct nd_server {
 	struct nd_server_config cfg;
-	int listen_fd;
-	uint16_t port;
+	int listen_fd;			/* the first of listen_fds */
+	int listen_fds[ND_SERVER_LISTEN_MAX];
+	int listen_count;
+	uint16_t port;			/* the first port */
 	_Atomic bool stop;
 	_Atomic unsigned tests_started, tests_done;
 	struct nd_slot slots[ND_SERVER_TESTS_MAX];
@@ -75,6 +79,12 @@ struct nd_budget_use {
 };
 
 void *nd_server_test_main(void *arg);
+/* listeners.c: every port of cfg.port..cfg.port_last. */
+int nd_server_listen_ports(struct nd_server *s);
+void nd_server_listen_close(struct nd_server *s);
+int nd_server_listen_pollfds(const struct nd_server *s, struct pollfd *pfd);
+void nd_server_ports_text(const struct nd_server *s, char *buf, size_t size);
+uint16_t nd_server_local_port(const struct nd_server *s, int fd);
 /* The bound on every control read and write: the smaller timeout. */
 int nd_server_ctrl_timeout_ms(const struct nd_server *s);
 /* The stream buffers a test of these parameters allocates on our side. */

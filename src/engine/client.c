@@ -419,6 +419,8 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 	if (t.text_out && t.out.verbose)
 		nd_out_verbose_intro(t.text_out, &t);
 	rc = setup(&t);
+	if (o && o->ready)
+		o->ready(o->ready_arg, rc);
 	if (rc == 0) {
 		if (t.text_out && t.out.verbose)
 			nd_out_verbose_connected(t.text_out, &t);

@@ -113,9 +113,6 @@ void nd_server_budget_put(struct nd_server *s, const struct nd_budget_use *use)
 int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_server)
 {
 	struct nd_server *s = calloc(1, sizeof(*s));
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char host[64];
 	int rc;
 
 	if (!s)
@@ -127,14 +124,11 @@ int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_
 		free(s);
 		return -EINVAL;
 	}
-	rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, cfg->port, cfg->family, SOCK_STREAM,
-			       &s->listen_fd);
+	rc = nd_server_listen_ports(s);
 	if (rc < 0) {
 		free(s);
 		return rc;
 	}
-	if (getsockname(s->listen_fd, (struct sockaddr *)&ss, &sl) == 0)
-		nd_net_addr_str(&ss, host, sizeof(host), &s->port);
 	for (int i = 0; i < ND_SERVER_TESTS_MAX; i++) {
 		s->slots[i].server = s;
 		s->slots[i].ctrl_fd = -1;
@@ -233,6 +227,7 @@ static void start_test(struct nd_server *s, struct nd_slot *sl, struct nd_pendin
 	sl->peer[0] = '\0';
 	if (getpeername(pd->fd, (struct sockaddr *)&ss, &len) == 0)
 		nd_net_addr_str(&ss, sl->peer, sizeof(sl->peer), &sl->peer_port);
+	sl->local_port = nd_server_local_port(s, pd->fd);
 	atomic_store(&sl->phase, ND_SLOT_SETUP);
 	atomic_fetch_add(&s->tests_started, 1);
 	if (pthread_create(&sl->thread, NULL, nd_server_test_main, sl) != 0) {
@@ -296,9 +291,9 @@ static void route(struct nd_server *s, struct nd_pending *pd)
 	pd->fd = -1;
 }
 
-static void accept_new(struct nd_server *s)
+static void accept_new(struct nd_server *s, int listen_fd)
 {
-	int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 
 	if (fd < 0)
 		return;
@@ -334,12 +329,12 @@ static void read_pending(struct nd_server *s, struct nd_pending *pd)
 
 static void poll_once(struct nd_server *s)
 {
-	struct pollfd pfd[1 + ND_SERVER_PENDING_MAX];
+	struct pollfd pfd[ND_SERVER_LISTEN_MAX + ND_SERVER_PENDING_MAX];
 	bool deferred = false;
 	double now;
-	int n = 0, i, k, ready;
+	int n, i, k, ready, nl;
 
-	pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
+	n = nl = nd_server_listen_pollfds(s, pfd);
 	for (i = 0; i < s->pending_count; i++) {
 		pfd[n++] = (struct pollfd){ .fd = s->pending[i].fd, .events = POLLIN };
 		deferred |= s->pending[i].got == ND_COOKIE_LEN;
@@ -350,7 +345,7 @@ static void poll_once(struct nd_server *s)
 
 		if (pd->got == ND_COOKIE_LEN)
 			route(s, pd);	/* deferred earlier: try again */
-		else if (ready > 0 && pfd[1 + i].revents)
+		else if (ready > 0 && pfd[nl + i].revents)
 			read_pending(s, pd);
 	}
 	now = nd_now_sec();
@@ -365,17 +360,21 @@ static void poll_once(struct nd_server *s)
 			s->pending[k++] = *pd;
 	}
 	s->pending_count = k;
-	if (ready > 0 && (pfd[0].revents & POLLIN))
-		accept_new(s);
+	for (i = 0; ready > 0 && i < nl; i++)
+		if (pfd[i].revents & POLLIN)
+			accept_new(s, pfd[i].fd);
 }
 
 int nd_server_run(struct nd_server *s)
 {
 	if (!s->cfg.quiet && !s->embedded && !s->cfg.json_log) {
+		char ports[16];
+
+		nd_server_ports_text(s, ports, sizeof(ports));
 		printf("-----------------------------------------------------------\n"
-		       "Server listening on %u (nicdoctor, up to %d test%s at once)\n"
+		       "Server listening on %s (nicdoctor, up to %d test%s at once)\n"
 		       "-----------------------------------------------------------\n",
-		       s->port, s->cfg.max_tests, s->cfg.max_tests > 1 ? "s" : "");
+		       ports, s->cfg.max_tests, s->cfg.max_tests > 1 ? "s" : "");
 		fflush(stdout);
 	}
 	for (;;) {
@@ -410,7 +409,7 @@ void nd_server_destroy(struct nd_server *s)
 	pthread_mutex_destroy(&s->udp_setup_lock);
 	pthread_mutex_destroy(&s->out_lock);
 	pthread_mutex_destroy(&s->budget_lock);
-	close(s->listen_fd);
+	nd_server_listen_close(s);
 	free(s);
 }
 

@@ -85,7 +85,7 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 	const struct nd_server_config *cfg = &sl->server->cfg;
 	int fd = -1, rc, i;
 
-	rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, sl->server->port, cfg->family,
+	rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, sl->local_port, cfg->family,
 			       SOCK_DGRAM, &fd);
 	if (rc < 0)
 		return rc;
@@ -107,7 +107,7 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 			break;
 		}
 		/* The next stream's hello goes to a fresh listener on the same port. */
-		rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, sl->server->port,
+		rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, sl->local_port,
 				       cfg->family, SOCK_DGRAM, &next);
 		if (rc == 0 && send(fd, reply, sizeof(reply), 0) < 0)
 			rc = -errno;
