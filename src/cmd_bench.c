@@ -68,7 +68,8 @@ static const struct option bench_options[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: nicdoctor bench -c HOST [-p PORT] [-P N] [-t S | -n BYTES | -k BLOCKS]\n"
+		"usage: nicdoctor bench -c HOST[:PORT][,HOST...] [-p PORT[-LAST]] [-P N]\n"
+		"         [-t S | -n BYTES | -k BLOCKS]\n"
 		"         [-O S] [-i S] [-R | --bidir] [-u] [-b RATE] [-l LEN] [-w SIZE] [-M MSS]\n"
 		"         [-N] [-C ALGO] [-Z] [-A CPU,...] [-B ADDR] [-4|-6] [-S TOS] [-T TITLE]\n"
 		"         [-J] [--get-server-output] [--skip-rx-copy] [--no-gso]\n"

@@ -110,7 +110,7 @@ struct serve_opts {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nicdoctor serve [-p PORT] [-1] [-B ADDR] [-4|-6] [--max-tests N]\n"
+	fprintf(f, "usage: nicdoctor serve [-p PORT[-LAST]] [-1] [-B ADDR] [-4|-6] [--max-tests N]\n"
 		   "         [--max-streams N] [--max-memory SIZE] [--idle-timeout S]\n"
 		   "         [--rcv-timeout MS] [--tests N] [-q] [--config FILE]\n"
 		   "         [--share [--share-from CIDR,...] | --no-share]\n"

@@ -23,11 +23,23 @@ complete() {
 # The long options in a command's getopt_long table and the short ones in
 # its option string, as -x and --name lines, sorted.
 options_of() {
-	src=$SRC_DIR/src/cmd_$1.c
-	{
-		sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)", *[a-z]*_argument.*/--\1/p' "$src"
-		sed -n 's/.*getopt_long([^"]*"\([^"]*\)".*/\1/p' "$src" | tr -d ':' | sed 's/./-&\n/g'
-	} | grep . | sort -u
+	python3 - "$SRC_DIR/src/cmd_$1.c" "$SRC_DIR/include/nicdoctor/iperf_flags.h" <<-\PY
+	import re, sys
+	text, htext = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+	def macro(name):  # a #define of iperf_flags.h, continuation lines and all
+	    m = re.search(r"#define %s (.*?)(?<!\\)\n" % name, htext, re.S)
+	    return m.group(1) if m else ""
+	body = text
+	if "ND_IPERF_CLIENT_OPTIONS" in text:
+	    body += macro("ND_IPERF_CLIENT_OPTIONS") + macro("ND_IPERF_COMMON_OPTIONS")
+	opts = {"--" + l for l in re.findall(r'\{ "([a-z0-9-]+)", *[a-z]+_argument', body)}
+	for m in re.finditer(r'getopt_long\([^"]*((?:"[^"]*"\s*|ND_IPERF_[A-Z_]+\s*)+)', text):
+	    spec = m.group(1).replace("ND_IPERF_CLIENT_SHORT", macro("ND_IPERF_CLIENT_SHORT"))
+	    spec = spec.replace("ND_IPERF_COMMON_SHORT", macro("ND_IPERF_COMMON_SHORT"))
+	    for lit in re.findall(r'"([^"]*)"', spec):
+	        opts.update("-" + c for c in lit if c != ":")
+	print("\n".join(sorted(opts)))
+	PY
 }
 
 test_expect_success 'bash -n; sourcing it registers the function for nicdoctor' '
@@ -38,7 +50,7 @@ test_expect_success 'bash -n; sourcing it registers the function for nicdoctor' 
 '
 
 test_expect_success 'the first word: every subcommand and the global flags' '
-	printf "%s\n" bench checks collect diagnose fix serve watch \
+	printf "%s\n" bench checks collect diagnose fix iperf3 serve watch \
 		--help --version -V -h | sort >expect &&
 	complete "" >actual &&
 	test_cmp expect actual &&
@@ -48,7 +60,7 @@ test_expect_success 'the first word: every subcommand and the global flags' '
 '
 
 test_expect_success 'the completion knows every command of main.c' '
-	sed -n "s/^[[:space:]]*{ \"\([a-z]*\)\", cmd_.*/\1/p" "$SRC_DIR/src/main.c" | sort >commands &&
+	sed -n "s/^[[:space:]]*{ \"\([a-z0-9]*\)\", cmd_.*/\1/p" "$SRC_DIR/src/main.c" | sort >commands &&
 	test -s commands &&
 	complete "" >offered &&
 	( for cmd in $(cat commands); do
