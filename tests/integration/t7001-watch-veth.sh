@@ -96,8 +96,9 @@ test_expect_success 'an interface deleted mid-watch: one line, exit 4' '
 '
 
 test_expect_success 'non-root: the per-queue and per-CPU view still works, and says what it could not read' '
+	nd_nobody_copy &&
 	in_a setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$ND" watch nda -n 1 -i 0.3 --json >nr.json &&
+		"$ND_NOBODY" watch nda -n 1 -i 0.3 --json >nr.json &&
 	head -n 1 nr.json | python3 -c "import json,sys; v=json.loads(sys.stdin.read()); \
 		assert len([q for q in v[\"queues\"] if q[\"queue\"].startswith(\"tx-\")]) == 4, v; \
 		assert v[\"cpus\"], v; \

@@ -111,8 +111,9 @@ if [ "$(id -u)" = 0 ] && command -v iperf3 >/dev/null && command -v setpriv >/de
 		. "$D/etc/default/nicdoctor" &&
 		eval "set -- $cmd \$NICDOCTOR_SERVE_ARGS -1" && shift &&
 		test "$*" = "serve -1" &&
+		nd_nobody_copy &&
 		ip netns exec "$NS" setpriv --reuid=65534 --regid=65534 --clear-groups \
-			timeout 30 "$ND" "$@" >serve.out 2>&1 &
+			timeout 30 "$ND_NOBODY" "$@" >serve.out 2>&1 &
 		srv=$!
 		test_when_finished "kill $srv 2>/dev/null"
 		sleep 0.5 &&

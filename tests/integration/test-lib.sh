@@ -173,3 +173,13 @@ nd_veth_mq_pair() {
 	nd_atexit "kill \$(cat $TRASH/serve.pid) 2>/dev/null" &&
 	sleep 0.5
 }
+
+# nd_nobody_copy: set ND_NOBODY to a copy of $ND that user nobody can run
+# wherever the tree is (a checkout under /root is closed to others);
+# removed at exit.  Not in $(...): the exit hook must register here.
+nd_nobody_copy() {
+	_bin=$(mktemp -d /tmp/nd-nobody.XXXXXX) || return 1
+	nd_atexit "rm -rf '$_bin'"
+	chmod 755 "$_bin" && cp "$ND" "$_bin/nicdoctor" && chmod 755 "$_bin/nicdoctor" &&
+		ND_NOBODY=$_bin/nicdoctor
+}
