@@ -112,8 +112,10 @@ if [ "$(id -u)" = 0 ] && command -v iperf3 >/dev/null && command -v setpriv >/de
 		eval "set -- $cmd \$NICDOCTOR_SERVE_ARGS -1" && shift &&
 		test "$*" = "serve -1" &&
 		nd_nobody_copy &&
-		ip netns exec "$NS" setpriv --reuid=65534 --regid=65534 --clear-groups \
-			timeout 30 "$ND_NOBODY" "$@" >serve.out 2>&1 &
+		# Braces: only the server goes to the background, the set-up above
+		# (its exit hooks) stays in this shell.
+		{ ip netns exec "$NS" setpriv --reuid=65534 --regid=65534 --clear-groups \
+			timeout 30 "$ND_NOBODY" "$@" >serve.out 2>&1 & } &&
 		srv=$!
 		test_when_finished "kill $srv 2>/dev/null"
 		sleep 0.5 &&
