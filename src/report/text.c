@@ -295,49 +295,32 @@ static void finding_brief(const struct text_out *t, const cJSON *f, int sev)
 	cJSON_Delete(copy);
 }
 
-/* "Passed: a, b, c." or "Skipped: ...": the ids of findings with sev. */
-static void id_paragraph(const struct text_out *t, const cJSON *doc, int want, const char *lead)
-{
-	char line[4096];
-	size_t used = 0;
-	unsigned n = 0;
-	const cJSON *f;
-
-	used = (size_t)snprintf(line, sizeof(line), "%s", lead);
-	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
-		int len;
-
-		if (finding_sev(f) != want)
-			continue;
-		len = snprintf(line + used, sizeof(line) - used, "%s%s", n++ ? ", " : " ",
-			       nd_json_str(f, "id", "?"));
-		if (len > 0 && (size_t)len < sizeof(line) - used)
-			used += (size_t)len;
-	}
-	if (!n)
-		return;
-	fputc('\n', t->out);
-	wrap(t->out, 0, 4, line, "");
-}
-
-/* "Could not judge: id (missing: why), ...": the unknown findings. */
-static void unknown_paragraph(const struct text_out *t, const cJSON *doc)
+/* "Passed: a, b, c", "Skipped: ..." or, with why, "Could not judge: id
+ * (missing: reason); ...": one paragraph of the findings of severity want. */
+static void id_paragraph(const struct text_out *t, const cJSON *doc, int want, const char *lead,
+			 bool why)
 {
 	char line[4096];
 	size_t used;
 	unsigned n = 0;
 	const cJSON *f;
 
-	used = (size_t)snprintf(line, sizeof(line), "Could not judge:");
+	used = (size_t)snprintf(line, sizeof(line), "%s", lead);
 	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
 		const cJSON *ev = cJSON_GetObjectItem(f, "evidence");
+		const char *sep;
 		int len;
 
-		if (finding_sev(f) != ND_SEV_UNKNOWN)
+		if (finding_sev(f) != want)
 			continue;
-		len = snprintf(line + used, sizeof(line) - used, "%s%s (%s: %s)", n++ ? "; " : " ",
-			       nd_json_str(f, "id", "?"), nd_json_str(ev, "missing", "?"),
-			       nd_json_str(ev, "reason", "unknown"));
+		sep = n++ ? (why ? "; " : ", ") : " ";
+		if (why)
+			len = snprintf(line + used, sizeof(line) - used, "%s%s (%s: %s)", sep,
+				       nd_json_str(f, "id", "?"), nd_json_str(ev, "missing", "?"),
+				       nd_json_str(ev, "reason", "unknown"));
+		else
+			len = snprintf(line + used, sizeof(line) - used, "%s%s", sep,
+				       nd_json_str(f, "id", "?"));
 		if (len > 0 && (size_t)len < sizeof(line) - used)
 			used += (size_t)len;
 	}
@@ -400,9 +383,9 @@ static void findings_top_down(const struct text_out *t, const cJSON *doc)
 			any = true;
 			finding_line(t, f, ND_SEV_INFO);
 		}
-	id_paragraph(t, doc, ND_SEV_OK, "Passed:");
-	id_paragraph(t, doc, -1, "Skipped:");
-	unknown_paragraph(t, doc);
+	id_paragraph(t, doc, ND_SEV_OK, "Passed:", false);
+	id_paragraph(t, doc, -1, "Skipped:", false);
+	id_paragraph(t, doc, ND_SEV_UNKNOWN, "Could not judge:", true);
 }
 
 static void finding(const struct text_out *t, const cJSON *f)
