@@ -116,8 +116,12 @@ $(BUILD)/bench/bareloop: bench/bareloop.c
 	$(CC) $(CFLAGS) -o $@ $< -pthread
 .PHONY: bench-tools
 
+# INTEGRATION_JOBS scripts at a time (default: CPUs + 1; tests/run-integration.py
+# says which scripts run alone); T=t3001 (a prefix, or several) runs only those.
 integration: $(BUILD)/nicdoctor
-	@ND=$(CURDIR)/$(BUILD)/nicdoctor IPERF3_NEW=$(IPERF3_NEW) ND_SAN=$(SAN) sh tests/run-integration.sh
+	@ND=$(CURDIR)/$(BUILD)/nicdoctor IPERF3_NEW=$(IPERF3_NEW) ND_SAN=$(SAN) \
+		INTEGRATION_TIMES=$(CURDIR)/$(BUILD)/integration-times \
+		python3 tests/run-integration.py $(T)
 
 check: deps
 	$(MAKE) peers

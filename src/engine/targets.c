@@ -147,7 +147,10 @@ int nd_targets_parse(const char *hosts, const char *ports, struct nd_targets *ou
 	for (;;) {
 		const char *comma = strchr(s, ',');
 		size_t len = comma ? (size_t)(comma - s) : strlen(s);
-		struct nd_target t;
+		/* Whole, bind "" included: multi.c takes a non-empty bind as the
+		 * target's -B (uninitialised, it made bench bind to stack garbage:
+		 * EADDRNOTAVAIL under ASan, whose stack holds other bytes). */
+		struct nd_target t = { .port = 0 };
 		bool has_port;
 
 		rc = split_host(s, len, &t, &has_port, err, err_size);

@@ -3,7 +3,7 @@ test_description='bench against serve: every flag, -n/-k, busy, authtoken refusa
 . ./test-lib.sh
 test_require_cmd python3
 
-PORT=5330
+PORT=27500  # 27501-27560, below the ephemeral range: no client socket can hold it
 
 # Each server gets a fresh port so one test's leftovers cannot break the next.
 serve_bg() {

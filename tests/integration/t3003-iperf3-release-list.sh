@@ -120,7 +120,7 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 if [ -z "$test_skip_all" ]; then
 	# The lanes' servers, should the script be cut short.
 	nd_atexit 'for f in "$TRASH"/*/server.pid; do kill "$(cat "$f")" 2>/dev/null; done'
-	ports=$((5320 + $$ % 40))
+	ports=$((28000 + $$ % 40))  # 28000-28239: below the ephemeral range, no other script
 	lane ours-321 "$NDI" "$NEW" $ports &
 	lane 321-ours "$NEW" "$NDI" $((ports + 50)) &
 	lane ours-312 "$NDI" "$OLD" $((ports + 100)) &

@@ -5,7 +5,7 @@ test_require_cmd python3 timeout
 
 NEW=${IPERF3_NEW:-$SRC_DIR/build-peers/iperf-3.21/bin/iperf3}
 [ -x "$NEW" ] || test_skip_all="no iperf3 3.21 at '$NEW' (make peers)"
-PORT=$((5400 + $$ % 50))
+PORT=$((27700 + $$ % 50))  # below the ephemeral range, no other script
 KEYS="python3 $TEST_DIR/json-keys.py"
 
 # A 3.21 server for one test: new_server [FLAGS]

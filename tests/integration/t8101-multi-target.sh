@@ -1,13 +1,6 @@
 #!/bin/sh
 test_description='bench with several targets at once: two veth pairs shaped to 200 and 400 Mbit/s, serve -p RANGE behind one and a stock iperf3 -s behind the other; per-target figures match their shapers, the sum matches the sum'
 . ./test-lib.sh
-# Under ASan, now and then every target's control connect fails at once with
-# EADDRNOTAVAIL (seen in 3 of 4 SAN runs, never in the plain build or under
-# strace); not root-caused yet, an open bug of issue #15, so this script
-# runs in the plain pass only until it is.
-if [ -n "${ND_SAN:-}" ]; then
-	test_skip_all="under SAN=1: an open EADDRNOTAVAIL race of the multi-target run (issue #15)"
-fi
 test_require_root
 test_require_cmd ip tc iperf3 python3
 

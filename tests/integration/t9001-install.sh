@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: packaging (make in the source tree: one at a time)
 test_description='make install puts every file where systemd, bash-completion and man look for it'
 . ./test-lib.sh
 test_skip_under_san

@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: packaging (make in the source tree: one at a time)
 test_description='nicdoctor-textfile: whole .prom files Prometheus parses, one per interface, atomically'
 . ./test-lib.sh
 test_skip_under_san

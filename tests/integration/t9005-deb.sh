@@ -1,4 +1,5 @@
 #!/bin/sh
+# test-lane: packaging (make in the source tree: one at a time)
 test_description='make deb: a Debian package with the units, completion and manual, lintian clean, installable'
 . ./test-lib.sh
 test_skip_under_san

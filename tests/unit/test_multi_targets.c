@@ -90,6 +90,31 @@ static void test_bad(void **state)
 	bad("a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", NULL, -E2BIG, "too many targets: 17");
 }
 
+/* Leaves non-zero bytes where the next call's locals will be. */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+	volatile char junk[8192];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 'x';
+}
+
+/* No -B anywhere: every target's bind is "", whatever the stack held
+ * (multi.c binds to a non-empty one). */
+static void test_no_binds(void **state)
+{
+	struct nd_targets tg;
+	char err[200];
+
+	(void)state;
+	dirty_stack();
+	assert_int_equal(nd_targets_parse("a,b:5202,c", "5201-5202", &tg, err, sizeof(err)), 0);
+	assert_int_equal(tg.count, 5);
+	assert_int_equal(nd_targets_set_binds(&tg, NULL, err, sizeof(err)), 0);
+	for (int i = 0; i < tg.count; i++)
+		assert_string_equal(tg.t[i].bind, "");
+}
+
 static void test_binds(void **state)
 {
 	struct nd_targets tg;
@@ -130,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_hosts_and_ports),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_no_binds),
 		cmocka_unit_test(test_binds),
 		cmocka_unit_test(test_ports),
 	};
