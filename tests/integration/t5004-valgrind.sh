@@ -92,6 +92,22 @@ test_expect_success 'UDP bench against serve under valgrind' '
 	clean ubench.vg && clean userve.vg
 '
 
+# Two targets at once (multi.c): a target's fields were once left
+# uninitialised and bench bound to stack garbage.
+test_expect_success 'bench with two targets (a port range) against serve -p RANGE, both under valgrind' '
+	vg mserve.vg "$ND" serve -p 27371-27372 --tests 2 -q &
+	srv=$!
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	for i in $(seq 100); do
+		ss -Hltn "sport = :27372" | grep -q . && break
+		sleep 0.1
+	done
+	vg mbench.vg "$ND" bench -c 127.0.0.1 -p 27371-27372 -t 1 -b 20M -J >multi.json &&
+	wait $srv &&
+	clean mbench.vg && clean mserve.vg &&
+	python3 -c "import json; d = json.load(open(\"multi.json\")); assert len(d[\"targets\"]) == 2 and d[\"sum\"][\"received\"][\"bytes\"] > 0"
+'
+
 test_expect_success 'authentication under valgrind: a refused and an accepted client' '
 	PORT=$((PORT + 2))
 	command -v openssl >/dev/null && command -v sha256sum >/dev/null &&
