@@ -12,6 +12,7 @@
 void nd_check_bond_aggregator_split(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_bond *b = &facts->bond;
+	char label[32];
 	int first = -1, active;
 	unsigned up = 0, unused = 0, in_active;
 	char idle[160] = "";
@@ -20,9 +21,11 @@ void nd_check_bond_aggregator_split(const struct nd_facts *facts, struct nd_find
 
 	if (!nd_bond_check_begin(facts, f))
 		return;
+	if (!nd_bond_runner_known(facts, f))
+		return;
 	if (strcmp(b->mode, "802.3ad")) {
 		nd_finding_set(f, ND_SEV_OK, "mode %s has no aggregators",
-			       b->mode[0] ? b->mode : "(unknown)");
+			       nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	nd_bond_members_evidence(b, f->evidence);
