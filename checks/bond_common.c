@@ -49,7 +49,7 @@ const char *nd_bond_mode_label(const struct nd_bond *b, char *buf, size_t size)
 	if (b->is_team && b->team_runner[0])
 		snprintf(buf, size, "runner %s", b->team_runner);
 	else
-		snprintf(buf, size, "%s", b->mode[0] ? b->mode : "(unknown)");
+		snprintf(buf, size, "mode %s", b->mode[0] ? b->mode : "(unknown)");
 	return buf;
 }
 

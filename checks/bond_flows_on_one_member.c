@@ -84,10 +84,8 @@ static void send_fix(const struct nd_facts *facts, struct nd_finding *f)
 		   !strcmp(b->xmit_hash_policy, "encap3+4");
 
 	if (nd_bond_mode_hashes(b->mode) && !l34 && b->is_team)
-		nd_finding_fix(f, "bond_hash", "# teamd: add \"tcp\", \"udp\" to runner.tx_hash "
-			       "(nmcli connection modify %s team.runner-tx-hash "
-			       "eth,ipv4,ipv6,tcp,udp): one peer's flows then span ports",
-			       facts->ifname);
+		nd_finding_fix(f, "bond_hash", "nmcli connection modify %s team.runner-tx-hash "
+			       "eth,ipv4,ipv6,tcp,udp", facts->ifname);
 	else if (nd_bond_mode_hashes(b->mode) && !l34)
 		nd_finding_fix(f, "bond_hash", "ip link set dev %s type bond xmit_hash_policy "
 			       "layer3+4", facts->ifname);
@@ -132,7 +130,7 @@ void nd_check_bond_flows_on_one_member(const struct nd_facts *facts, struct nd_f
 	if (!nd_bond_check_begin(facts, f) || !nd_bond_runner_known(facts, f))
 		return;
 	if (!spreading_mode(b->mode)) {
-		nd_finding_set(f, ND_SEV_OK, "mode %s sends on one member by design",
+		nd_finding_set(f, ND_SEV_OK, "%s sends on one member by design",
 			       nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}

@@ -28,7 +28,7 @@ void nd_check_bond_hash_layer2(const struct nd_facts *facts, struct nd_finding *
 	const struct nd_bond *b = &facts->bond;
 	const char *policy = b->xmit_hash_policy;
 	const char *what = b->is_team ? "tx_hash" : "xmit_hash_policy";
-	char shown[96];
+	char shown[96], label[32];
 	double flow;
 	unsigned up;
 
@@ -38,7 +38,8 @@ void nd_check_bond_hash_layer2(const struct nd_facts *facts, struct nd_finding *
 		return nd_finding_unknown(f, "bonding mode", "the source names a mode this "
 					  "version does not know");
 	if (!nd_bond_mode_hashes(b->mode)) {
-		nd_finding_set(f, ND_SEV_OK, "mode %s does not choose members by a hash", b->mode);
+		nd_finding_set(f, ND_SEV_OK, "%s does not choose members by a hash",
+			       nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	if (!policy[0] && b->is_team)
@@ -79,11 +80,11 @@ void nd_check_bond_hash_layer2(const struct nd_facts *facts, struct nd_finding *
 			       "peer (or to the gateway) on one member of the %u", what, shown, up);
 	}
 	if (b->is_team) {
-		nd_finding_fix(f, "bond_hash", "# teamd: \"runner\": {\"tx_hash\": [\"eth\", "
-			       "\"ipv4\", \"ipv6\", \"tcp\", \"udp\"]} in %s's config, e.g. nmcli "
-			       "connection modify %s team.runner-tx-hash eth,ipv4,ipv6,tcp,udp, then "
-			       "restart teamd; the switch hashes the receive side", facts->ifname,
-			       facts->ifname);
+		nd_finding_fix(f, "bond_hash", "nmcli connection modify %s team.runner-tx-hash "
+			       "eth,ipv4,ipv6,tcp,udp", facts->ifname);
+		nd_finding_fix(f, "bond_hash", "# or runner.tx_hash [\"eth\", \"ipv4\", \"ipv6\", "
+			       "\"tcp\", \"udp\"] in teamd's config, then restart teamd; the switch "
+			       "hashes the receive side: src-dst-ip-port there too");
 		return;
 	}
 	nd_finding_fix(f, "bond_hash", "ip link set dev %s type bond xmit_hash_policy layer3+4",

@@ -55,7 +55,7 @@ void nd_check_bond_lacp_no_partner(const struct nd_facts *facts, struct nd_findi
 	if (!nd_bond_check_begin(facts, f) || !nd_bond_runner_known(facts, f))
 		return;
 	if (strcmp(b->mode, "802.3ad")) {
-		nd_finding_set(f, ND_SEV_OK, "mode %s does not use LACP",
+		nd_finding_set(f, ND_SEV_OK, "%s does not use LACP",
 			       nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
@@ -67,7 +67,9 @@ void nd_check_bond_lacp_no_partner(const struct nd_facts *facts, struct nd_findi
 	}
 	if (!b->ad_info_known && !known)
 		return nd_finding_unknown(f, "802.3ad aggregator and LACP port states",
-					  "shown to root only on current kernels");
+					  b->is_team && b->team_reason[0]
+						  ? b->team_reason
+						  : "shown to root only on current kernels");
 	if (b->ad_info_known) {
 		cJSON_AddStringToObject(f->evidence, "partner_mac", b->ad_partner_mac);
 		cJSON_AddNumberToObject(f->evidence, "active_aggregator", b->ad_aggregator_id);

@@ -73,7 +73,9 @@ void nd_check_bond_speed_mismatch(const struct nd_facts *facts, struct nd_findin
 			nd_finding_ceiling(f, "bond", ceiling * up);
 		nd_finding_set(f, ND_SEV_WARNING, "members at %lld and %lld Mbit/s: %s gives "
 			       "each member an equal share, so %s caps the bond at %u x %.0f Mbit/s",
-			       (long long)hi, (long long)lo, nd_bond_mode_label(b, label, sizeof(label)), slow,
+			       (long long)hi, (long long)lo,
+			       b->is_team ? nd_bond_mode_label(b, label, sizeof(label))
+			       : b->mode[0] ? b->mode : "the mode", slow,
 			       up, ceiling);
 	}
 	cJSON_AddNumberToObject(f->evidence, "slowest_mbps", (double)lo);
