@@ -13,14 +13,15 @@
 void nd_check_bond_active_backup_capacity(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_bond *b = &facts->bond;
+	char label[32];
 	const struct nd_bond_member *active = NULL;
 	double one;
 
-	if (!nd_bond_check_begin(facts, f))
+	if (!nd_bond_check_begin(facts, f) || !nd_bond_runner_known(facts, f))
 		return;
 	if (strcmp(b->mode, "active-backup")) {
-		nd_finding_set(f, ND_SEV_OK, "mode %s uses more than one member",
-			       b->mode[0] ? b->mode : "(unknown)");
+		nd_finding_set(f, ND_SEV_OK, "%s uses more than one member",
+			       nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	for (unsigned i = 0; i < b->n_members; i++)
@@ -40,6 +41,12 @@ void nd_check_bond_active_backup_capacity(const struct nd_facts *facts, struct n
 		nd_finding_set(f, ND_SEV_INFO, "active-backup: %s carries everything, %u other "
 			       "member%s on standby", active ? active->name : "one member",
 			       b->n_members ? b->n_members - 1 : 0, b->n_members == 2 ? "" : "s");
+	}
+	if (b->is_team) {
+		nd_finding_fix(f, "bond_mode", "# for more than one port's bandwidth: runner lacp "
+			       "with an LACP port-channel on the switch, or loadbalance without "
+			       "(in the team's config; teamd restarts with it)");
+		return;
 	}
 	nd_finding_fix(f, "bond_mode", "# for more than one member's bandwidth: mode 802.3ad "
 		       "with an LACP port-channel on the switch, or balance-xor/balance-alb "

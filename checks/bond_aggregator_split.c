@@ -12,6 +12,7 @@
 void nd_check_bond_aggregator_split(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_bond *b = &facts->bond;
+	char label[32];
 	int first = -1, active;
 	unsigned up = 0, unused = 0, in_active;
 	char idle[160] = "";
@@ -20,9 +21,11 @@ void nd_check_bond_aggregator_split(const struct nd_facts *facts, struct nd_find
 
 	if (!nd_bond_check_begin(facts, f))
 		return;
+	if (!nd_bond_runner_known(facts, f))
+		return;
 	if (strcmp(b->mode, "802.3ad")) {
-		nd_finding_set(f, ND_SEV_OK, "mode %s has no aggregators",
-			       b->mode[0] ? b->mode : "(unknown)");
+		nd_finding_set(f, ND_SEV_OK, "%s has no aggregators",
+			       nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	nd_bond_members_evidence(b, f->evidence);
@@ -33,7 +36,9 @@ void nd_check_bond_aggregator_split(const struct nd_facts *facts, struct nd_find
 			continue;
 		if (m->aggregator_id < 0)
 			return nd_finding_unknown(f, "members' aggregator IDs",
-						  "the source does not show them");
+						  b->is_team && b->team_reason[0]
+							  ? b->team_reason
+							  : "the source does not show them");
 		if (first < 0)
 			first = m->aggregator_id;
 		up++;
@@ -63,6 +68,9 @@ void nd_check_bond_aggregator_split(const struct nd_facts *facts, struct nd_find
 		       idle);
 	nd_finding_fix(f, "bond_lacp", "# the switch side: every member's port in the same "
 		       "LACP port-channel; the members at the same speed (bond.speed_mismatch)");
-	nd_finding_fix(f, "bond_lacp", "grep -E 'Slave Interface|Aggregator ID' "
-		       "/proc/net/bonding/%s", facts->ifname);
+	if (b->is_team)
+		nd_finding_fix(f, "bond_lacp", "teamdctl %s state view", facts->ifname);
+	else
+		nd_finding_fix(f, "bond_lacp", "grep -E 'Slave Interface|Aggregator ID' "
+			       "/proc/net/bonding/%s", facts->ifname);
 }

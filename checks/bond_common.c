@@ -1,6 +1,7 @@
 /*
  * bond_common.c - shared readers for the bond checks (bond_common.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "nicdoctor/ceiling.h"
@@ -22,7 +23,34 @@ bool nd_bond_check_begin(const struct nd_facts *facts, struct nd_finding *f)
 	}
 	cJSON_AddStringToObject(f->evidence, "mode", b->mode[0] ? b->mode : "(unknown)");
 	cJSON_AddStringToObject(f->evidence, "source", b->source);
+	if (b->is_team) {
+		cJSON_AddStringToObject(f->evidence, "team_runner",
+					b->team_runner[0] ? b->team_runner : "(unknown)");
+		if (b->team_tx_hash[0])
+			cJSON_AddStringToObject(f->evidence, "team_tx_hash", b->team_tx_hash);
+		cJSON_AddBoolToObject(f->evidence, "team_tx_hash_default", b->team_tx_hash_default);
+	}
 	return true;
+}
+
+bool nd_bond_runner_known(const struct nd_facts *facts, struct nd_finding *f)
+{
+	const struct nd_bond *b = &facts->bond;
+
+	if (!b->is_team || b->mode[0])
+		return true;
+	nd_finding_unknown(f, "the team's runner (teamdctl state dump)",
+			   b->team_reason[0] ? b->team_reason : "teamd's state was not read");
+	return false;
+}
+
+const char *nd_bond_mode_label(const struct nd_bond *b, char *buf, size_t size)
+{
+	if (b->is_team && b->team_runner[0])
+		snprintf(buf, size, "runner %s", b->team_runner);
+	else
+		snprintf(buf, size, "mode %s", b->mode[0] ? b->mode : "(unknown)");
+	return buf;
 }
 
 bool nd_bond_member_up(const struct nd_bond_member *m)

@@ -16,6 +16,14 @@
  * and evidence.source. */
 bool nd_bond_check_begin(const struct nd_facts *facts, struct nd_finding *f);
 
+/* A team whose runner teamd's state did not give: f finished unknown
+ * with the reason, false.  The checks that judge by mode call it. */
+bool nd_bond_runner_known(const struct nd_facts *facts, struct nd_finding *f);
+
+/* What a title calls the mode: "runner lacp" for a team, else "mode
+ * 802.3ad" ("mode (unknown)" when none). */
+const char *nd_bond_mode_label(const struct nd_bond *b, char *buf, size_t size);
+
 /* mii_status "up". */
 bool nd_bond_member_up(const struct nd_bond_member *m);
 

@@ -38,8 +38,11 @@ static void switch_fix(const struct nd_facts *facts, struct nd_finding *f)
 {
 	nd_finding_fix(f, "bond_lacp", "# the switch side: put the member ports in one LACP "
 		       "port-channel (802.3ad, mode active), same speed, same VLANs");
-	nd_finding_fix(f, "bond_lacp", "grep -A6 'Active Aggregator' /proc/net/bonding/%s",
-		       facts->ifname);
+	if (facts->bond.is_team)
+		nd_finding_fix(f, "bond_lacp", "teamdctl %s state view", facts->ifname);
+	else
+		nd_finding_fix(f, "bond_lacp", "grep -A6 'Active Aggregator' /proc/net/bonding/%s",
+			       facts->ifname);
 }
 
 void nd_check_bond_lacp_no_partner(const struct nd_facts *facts, struct nd_finding *f)
@@ -47,12 +50,13 @@ void nd_check_bond_lacp_no_partner(const struct nd_facts *facts, struct nd_findi
 	const struct nd_bond *b = &facts->bond;
 	unsigned known, defaulted;
 	double one;
+	char label[32];
 
-	if (!nd_bond_check_begin(facts, f))
+	if (!nd_bond_check_begin(facts, f) || !nd_bond_runner_known(facts, f))
 		return;
 	if (strcmp(b->mode, "802.3ad")) {
-		nd_finding_set(f, ND_SEV_OK, "mode %s does not use LACP",
-			       b->mode[0] ? b->mode : "(unknown)");
+		nd_finding_set(f, ND_SEV_OK, "%s does not use LACP",
+			       nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	defaulted = defaulted_members(b, &known);
@@ -63,7 +67,9 @@ void nd_check_bond_lacp_no_partner(const struct nd_facts *facts, struct nd_findi
 	}
 	if (!b->ad_info_known && !known)
 		return nd_finding_unknown(f, "802.3ad aggregator and LACP port states",
-					  "shown to root only on current kernels");
+					  b->is_team && b->team_reason[0]
+						  ? b->team_reason
+						  : "shown to root only on current kernels");
 	if (b->ad_info_known) {
 		cJSON_AddStringToObject(f->evidence, "partner_mac", b->ad_partner_mac);
 		cJSON_AddNumberToObject(f->evidence, "active_aggregator", b->ad_aggregator_id);

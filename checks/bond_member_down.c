@@ -41,7 +41,11 @@ void nd_check_bond_member_down(const struct nd_facts *facts, struct nd_finding *
 	nd_bond_members_evidence(b, f->evidence);
 	if (!b->n_members) {
 		nd_finding_set(f, ND_SEV_CRITICAL, "the bond has no members: nothing can pass");
-		nd_finding_fix(f, "bond_member", "ip link set dev IF master %s", facts->ifname);
+		if (b->is_team)
+			nd_finding_fix(f, "bond_member", "teamdctl %s port add IF", facts->ifname);
+		else
+			nd_finding_fix(f, "bond_member", "ip link set dev IF master %s",
+				       facts->ifname);
 		return;
 	}
 	for (unsigned i = 0; i < b->n_members; i++) {

@@ -17,6 +17,7 @@ void nd_check_bond_speed_mismatch(const struct nd_facts *facts, struct nd_findin
 	int64_t lo = -1, hi = -1;
 	const char *slow = "";
 	unsigned up = 0;
+	char label[32];
 
 	if (!nd_bond_check_begin(facts, f))
 		return;
@@ -44,11 +45,16 @@ void nd_check_bond_speed_mismatch(const struct nd_facts *facts, struct nd_findin
 		nd_finding_set(f, ND_SEV_OK, "all %u members up at %lld Mbit/s", up, (long long)lo);
 		return;
 	}
+	if (!nd_bond_runner_known(facts, f))
+		return;
 	if (!strcmp(b->mode, "active-backup") || !strcmp(b->mode, "broadcast")) {
 		nd_finding_set(f, ND_SEV_INFO, "members at %lld and %lld Mbit/s: after a failover "
 			       "to %s the bond runs at %lld Mbit/s", (long long)hi, (long long)lo,
 			       slow, (long long)lo);
-	} else if (!strcmp(b->mode, "802.3ad")) {
+	} else if (!strcmp(b->mode, "802.3ad") && !b->is_team) {
+		/* teamd's lacp runner aggregates by partner key and system only
+		 * (teamd_runner_lacp.c lacp_ports_aggregable): for a team the
+		 * equal-share case below */
 		nd_finding_set(f, ND_SEV_WARNING, "members at %lld and %lld Mbit/s: 802.3ad "
 			       "aggregates only members of equal speed, so the %lld Mbit/s ones "
 			       "form another aggregator and one group carries everything",
@@ -67,7 +73,9 @@ void nd_check_bond_speed_mismatch(const struct nd_facts *facts, struct nd_findin
 			nd_finding_ceiling(f, "bond", ceiling * up);
 		nd_finding_set(f, ND_SEV_WARNING, "members at %lld and %lld Mbit/s: %s gives "
 			       "each member an equal share, so %s caps the bond at %u x %.0f Mbit/s",
-			       (long long)hi, (long long)lo, b->mode[0] ? b->mode : "the mode", slow,
+			       (long long)hi, (long long)lo,
+			       b->is_team ? nd_bond_mode_label(b, label, sizeof(label))
+			       : b->mode[0] ? b->mode : "the mode", slow,
 			       up, ceiling);
 	}
 	cJSON_AddNumberToObject(f->evidence, "slowest_mbps", (double)lo);

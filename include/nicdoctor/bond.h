@@ -41,6 +41,9 @@ struct nd_bond_nl_ctx {
 	bool privileged;		/* the kernel shows AD_INFO to CAP_NET_ADMIN only */
 	int active_slave_ifindex;	/* 0 none */
 	int member_ifindex[ND_MAX_BOND_MEMBERS];
+	/* a port of a team master (slave kind "team"): kept only when the
+	 * master turns out a team, as the dump may list ports first */
+	bool member_team_port[ND_MAX_BOND_MEMBERS];
 };
 
 /* One RTM_NEWLINK message of a link dump: when its ifindex is the bond's
@@ -49,7 +52,8 @@ struct nd_bond_nl_ctx {
  * append a member.  0 (also for an unrelated link), or -EINVAL for a
  * message that is not a well-formed RTM_NEWLINK (bond untouched). */
 int nd_bond_parse_rtnl_msg(const struct nlmsghdr *nlh, struct nd_bond_nl_ctx *ctx);
-/* After the dump: the active slave's name, st and source. */
+/* After the dump: the active slave's name, st and source; the members
+ * of the other kind (team ports of a bond, bond slaves of a team) dropped. */
 void nd_bond_nl_finish(struct nd_bond_nl_ctx *ctx);
 
 /* Live: dump the links over rtnetlink (libnl) and parse them.  0 with

@@ -309,6 +309,9 @@ struct nd_bond_member {
 	bool window_known;		/* counters grew over the traffic runs */
 	uint64_t window_tx_bytes, window_rx_bytes;
 	uint64_t tx_bytes_start, rx_bytes_start;	/* the window's first read */
+	bool window_packets_known;	/* tx_packets/rx_packets read too */
+	uint64_t window_tx_packets, window_rx_packets;
+	uint64_t tx_packets_start, rx_packets_start;
 };
 
 #define ND_MAX_BOND_MEMBERS 32
@@ -332,6 +335,15 @@ struct nd_bond {
 	struct nd_bond_member members[ND_MAX_BOND_MEMBERS];
 	bool window_known;		/* members' counters read over the traffic runs */
 	double window_seconds;
+	/* A team device (the team driver; its runner lives in teamd): mode
+	 * and xmit_hash_policy are the bond names the runner and tx_hash
+	 * mean, so the bond checks judge it; mode "" when teamd's state was
+	 * not there (team_reason says why). */
+	bool is_team;
+	char team_runner[16];		/* runner.name: "lacp", "loadbalance", ...; "" unknown */
+	char team_tx_hash[64];		/* runner.tx_hash joined: "eth,ipv4,ipv6"; "" unknown */
+	bool team_tx_hash_default;	/* the config named none: teamd's default */
+	char team_reason[ND_REASON_LEN];	/* why the runner or tx_hash is unknown */
 };
 
 /*

@@ -5,7 +5,8 @@
  * driver, a kernel without IFLA_BOND_*) and in a sysroot or sosreport,
  * /proc/net/bonding/BOND, then the master's sysfs bonding/ directory.  Netlink's
  * member data has no speed or duplex: those come from the /proc block or
- * the member's own /sys/class/net/M/speed.  Also the members' byte
+ * the member's own /sys/class/net/M/speed.  Teams (team.c) fill the same
+ * group from teamd's state.  Also the members' byte
  * counters at the start and end of the traffic runs.
  */
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sanitize.h"
 #include "nicdoctor/sysroot.h"
+#include "nicdoctor/team.h"
 
 /* A sysfs enum ("802.3ad 4", "layer3+4 1"): its first word. */
 static int read_word(const char *bond, const char *dir, const char *attr, char *buf,
@@ -177,6 +179,9 @@ static void bond_sanitize(struct nd_bond *b)
 	CLEAN(b->active_slave);
 	CLEAN(b->lacp_rate);
 	CLEAN(b->ad_partner_mac);
+	CLEAN(b->team_runner);
+	CLEAN(b->team_tx_hash);
+	CLEAN(b->team_reason);
 	for (unsigned i = 0; i < b->n_members; i++) {
 		struct nd_bond_member *m = &b->members[i];
 
@@ -195,13 +200,18 @@ void nd_probe_bond(const char *ifname, struct nd_facts *facts)
 
 	if (nd_sysroot_is_live()) {
 		r = nd_bond_probe_netlink(ifname, b);
-		if (r == 0 && !b->is_bond && !nd_sysroot_exists("/sys/class/net/bonding_masters"))
+		if (r == 0 && b->is_team)
+			r = nd_probe_team(ifname, b);
+		else if (r == 0 && !b->is_bond &&
+			 !nd_sysroot_exists("/sys/class/net/bonding_masters"))
 			return;	/* netlink says not a bond; fallbacks cannot say more */
-		if (r == 0 && b->is_bond)
+		else if (r == 0 && b->is_bond)
 			add_proc_details(ifname, b);
 		else
 			r = -ENOENT;
 	}
+	if (r < 0)
+		r = nd_probe_team(ifname, b);	/* sos_commands/teamd in a sysroot */
 	if (r < 0)
 		r = probe_proc(ifname, b);
 	if (r < 0)
@@ -241,6 +251,14 @@ static int member_bytes(const char *name, uint64_t *ret_tx, uint64_t *ret_rx)
 	return 0;
 }
 
+static int member_packets(const char *name, uint64_t *ret_tx, uint64_t *ret_rx)
+{
+	if (read_counter(name, "tx_packets", ret_tx) < 0 ||
+	    read_counter(name, "rx_packets", ret_rx) < 0)
+		return -ENOENT;
+	return 0;
+}
+
 void nd_probe_bond_window_start(struct nd_facts *facts)
 {
 	struct nd_bond *b = &facts->bond;
@@ -250,7 +268,24 @@ void nd_probe_bond_window_start(struct nd_facts *facts)
 		struct nd_bond_member *m = &b->members[i];
 
 		m->window_known = member_bytes(m->name, &m->tx_bytes_start, &m->rx_bytes_start) == 0;
+		m->window_packets_known = m->window_known &&
+			member_packets(m->name, &m->tx_packets_start, &m->rx_packets_start) == 0;
 	}
+}
+
+/* Packets beside bytes: a member that sent few bytes in many packets
+ * carried the ACKs of flows received on it. */
+static void window_packets_end(struct nd_bond_member *m)
+{
+	uint64_t tx, rx;
+
+	if (!m->window_packets_known || member_packets(m->name, &tx, &rx) < 0 ||
+	    tx < m->tx_packets_start || rx < m->rx_packets_start) {
+		m->window_packets_known = false;
+		return;
+	}
+	m->window_tx_packets = tx - m->tx_packets_start;
+	m->window_rx_packets = rx - m->rx_packets_start;
 }
 
 void nd_probe_bond_window_end(struct nd_facts *facts, double seconds)
@@ -270,6 +305,7 @@ void nd_probe_bond_window_end(struct nd_facts *facts, double seconds)
 		m->window_known = tx >= m->tx_bytes_start && rx >= m->rx_bytes_start;
 		m->window_tx_bytes = tx - m->tx_bytes_start;
 		m->window_rx_bytes = rx - m->rx_bytes_start;
+		window_packets_end(m);
 		known += m->window_known;
 	}
 	b->window_known = b->n_members && known == b->n_members;

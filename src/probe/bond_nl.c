@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/if.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <netlink/attr.h>
@@ -28,6 +29,7 @@ static struct nla_policy link_policy[IFLA_MAX + 1] = {
 	[IFLA_IFNAME] = { .type = NLA_STRING, .maxlen = IFNAMSIZ },
 	[IFLA_MASTER] = { .type = NLA_U32 },
 	[IFLA_LINKINFO] = { .type = NLA_NESTED },
+	[IFLA_OPERSTATE] = { .type = NLA_U8 },
 };
 
 static struct nla_policy info_policy[IFLA_INFO_MAX + 1] = {
@@ -177,6 +179,26 @@ static int parse_slave(struct nlattr *data, const char *name, int ifindex,
 	return 0;
 }
 
+/* A team port: the team driver gives no slave data, so its MII status is
+ * the port's operstate until teamd's link watches say more. */
+static int team_port(struct nlattr **tb, int ifindex, struct nd_bond_nl_ctx *ctx)
+{
+	struct nd_bond *b = ctx->bond;
+	struct nd_bond_member *m;
+
+	if (b->n_members >= ND_MAX_BOND_MEMBERS)
+		return 0;
+	ctx->member_ifindex[b->n_members] = ifindex;
+	ctx->member_team_port[b->n_members] = true;
+	m = &b->members[b->n_members++];
+	nd_bond_member_reset(m);
+	copy_name(nla_get_string(tb[IFLA_IFNAME]), m->name, sizeof(m->name));
+	if (tb[IFLA_OPERSTATE])
+		copy_name(nla_get_u8(tb[IFLA_OPERSTATE]) == IF_OPER_UP ? "up" : "down",
+			  m->mii_status, sizeof(m->mii_status));
+	return 0;
+}
+
 int nd_bond_parse_rtnl_msg(const struct nlmsghdr *nlh, struct nd_bond_nl_ctx *ctx)
 {
 	struct nlattr *tb[IFLA_MAX + 1], *info[IFLA_INFO_MAX + 1];
@@ -194,6 +216,11 @@ int nd_bond_parse_rtnl_msg(const struct nlmsghdr *nlh, struct nd_bond_nl_ctx *ct
 		return -EINVAL;
 	if (ifi->ifi_index == ctx->bond_ifindex) {
 		kind = info[IFLA_INFO_KIND] ? nla_get_string(info[IFLA_INFO_KIND]) : "";
+		if (!strcmp(kind, "team")) {
+			/* the team driver keeps no runner: teamd's state is read later */
+			ctx->bond->is_bond = ctx->bond->is_team = true;
+			return 0;
+		}
 		if (strcmp(kind, "bond") || !info[IFLA_INFO_DATA])
 			return 0;
 		return parse_master(info[IFLA_INFO_DATA], ctx);
@@ -202,6 +229,8 @@ int nd_bond_parse_rtnl_msg(const struct nlmsghdr *nlh, struct nd_bond_nl_ctx *ct
 	    !tb[IFLA_IFNAME])
 		return 0;
 	kind = info[IFLA_INFO_SLAVE_KIND] ? nla_get_string(info[IFLA_INFO_SLAVE_KIND]) : "";
+	if (!strcmp(kind, "team"))
+		return team_port(tb, ifi->ifi_index, ctx);
 	if (strcmp(kind, "bond") || !info[IFLA_INFO_SLAVE_DATA])
 		return 0;
 	return parse_slave(info[IFLA_INFO_SLAVE_DATA], nla_get_string(tb[IFLA_IFNAME]),
@@ -211,6 +240,15 @@ int nd_bond_parse_rtnl_msg(const struct nlmsghdr *nlh, struct nd_bond_nl_ctx *ct
 void nd_bond_nl_finish(struct nd_bond_nl_ctx *ctx)
 {
 	struct nd_bond *b = ctx->bond;
+	unsigned kept = 0;
+
+	for (unsigned i = 0; i < b->n_members; i++)
+		if (ctx->member_team_port[i] == b->is_team) {
+			ctx->member_ifindex[kept] = ctx->member_ifindex[i];
+			ctx->member_team_port[kept] = ctx->member_team_port[i];
+			b->members[kept++] = b->members[i];
+		}
+	b->n_members = kept;
 
 	for (unsigned i = 0; i < b->n_members && ctx->active_slave_ifindex; i++)
 		if (ctx->member_ifindex[i] == ctx->active_slave_ifindex)

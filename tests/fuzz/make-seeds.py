@@ -134,6 +134,7 @@ def parsers():
     copy_files("fuzz_tc_text", "raw/*tc_-s*", "raw")
     copy_files("fuzz_bonding", "raw/bonding-*.txt", "raw")
     bond_netlink()
+    copy_files("fuzz_teamd", "team-*/sos_commands/teamd/*", "fixture")
     copy_files("fuzz_sysctl_text", "raw/*sysctl_-a*", "sysctl")
     copy_files("fuzz_sysctl_text", "raw/*lscpu*", "lscpu")
     put("fuzz_tc_text", "tbf", "qdisc tbf 10: dev eth0 root rate 500Mbit burst 64Kb lat 20.0ms\n"

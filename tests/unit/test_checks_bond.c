@@ -240,6 +240,78 @@ static void test_flows_on_one_member(void **state)
 	assert_int_equal(run("bond.flows_on_one_member"), ND_SEV_OK);	/* by design */
 }
 
+/* The receive side: the link partner's hash, judged where it spreads. */
+static void test_flows_receive_side(void **state)
+{
+	(void)state;
+	window(2000000ull, 1000000ull);	/* 3 MB sent: too little to judge */
+	facts.bond.members[0].window_rx_bytes = 200000000ull;
+	facts.bond.members[1].window_rx_bytes = 8000000000ull;
+	assert_int_equal(run("bond.flows_on_one_member"), ND_SEV_WARNING);
+	assert_string_equal(finding.title, "during the runs ens1f1 received 98% of the bond's "
+			    "bytes: the switch (or the peer) hashed the flows onto one member of "
+			    "2, which caps them at its 9415 Mbit/s");
+	assert_float_equal(finding.ceiling_mbps, 9415, 1);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(finding.evidence,
+								    "direction")), "receive");
+	assert_non_null(strstr(finding.fix.commands[0], "src-dst-ip-port"));
+	/* spread both ways: ok, with both shares */
+	window(6000000000ull, 5000000000ull);
+	facts.bond.members[0].window_rx_bytes = 4000000000ull;
+	assert_int_equal(run("bond.flows_on_one_member"), ND_SEV_OK);
+	assert_string_equal(finding.title, "the runs spread over the members (ens1f0 sent 55%, "
+			    "ens1f1 received 67%)");
+	/* balance-tlb receives on one member by design: only the send side */
+	nd_strlcpy(facts.bond.mode, "balance-tlb", sizeof(facts.bond.mode));
+	facts.bond.members[0].window_rx_bytes = 0;
+	assert_int_equal(run("bond.flows_on_one_member"), ND_SEV_OK);
+	assert_null(cJSON_GetObjectItem(finding.evidence, "rx_top_share"));
+}
+
+/* The send side's ceiling and fixes: a layer2+3 bond to one peer, packets
+ * in the evidence, a team's tx_hash and a team whose runner is unknown. */
+static void test_flows_send_fix_and_team(void **state)
+{
+	cJSON *m0;
+
+	(void)state;
+	nd_strlcpy(facts.bond.xmit_hash_policy, "layer2+3", sizeof(facts.bond.xmit_hash_policy));
+	window(9000000000ull, 1000ull);
+	facts.bond.members[0].window_packets_known = true;
+	facts.bond.members[0].window_tx_packets = 6000000;
+	assert_int_equal(run("bond.flows_on_one_member"), ND_SEV_WARNING);
+	assert_string_equal(finding.title, "during the runs ens1f0 sent 100% of the bond's bytes: "
+			    "the flows hashed onto one member of 2, which caps them at its 9415 "
+			    "Mbit/s");
+	assert_string_equal(finding.fix.commands[0], "ip link set dev bond0 type bond "
+			    "xmit_hash_policy layer3+4");
+	m0 = cJSON_GetArrayItem(cJSON_GetObjectItem(finding.evidence, "members_tx_bytes"), 0);
+	assert_int_equal((int)cJSON_GetNumberValue(cJSON_GetObjectItem(m0, "tx_packets")),
+			 6000000);
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+		finding.evidence, "members_tx_bytes"), 1), "tx_packets"));
+	/* a team: teamd's tx_hash is the fix, the runner in the evidence */
+	facts.bond.is_team = true;
+	nd_strlcpy(facts.bond.team_runner, "lacp", sizeof(facts.bond.team_runner));
+	nd_strlcpy(facts.bond.team_tx_hash, "eth,ipv4,ipv6", sizeof(facts.bond.team_tx_hash));
+	assert_int_equal(run("bond.flows_on_one_member"), ND_SEV_WARNING);
+	assert_string_equal(finding.fix.commands[0], "nmcli connection modify bond0 "
+			    "team.runner-tx-hash eth,ipv4,ipv6,tcp,udp");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(finding.evidence,
+								    "team_runner")), "lacp");
+	/* teamd's state absent: every check that needs the runner says why */
+	facts.bond.mode[0] = '\0';
+	nd_strlcpy(facts.bond.team_reason, "teamdctl is not installed: the runner lives in "
+		   "teamd", sizeof(facts.bond.team_reason));
+	for (size_t i = 1; i < ND_ARRAY_SIZE(ids); i++) {
+		assert_int_equal(run(ids[i]), i == 1 ? ND_SEV_OK : ND_SEV_UNKNOWN);
+		if (i > 1)
+			assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(
+				finding.evidence, "reason")), facts.bond.team_reason);
+	}
+	assert_int_equal(run("bond.member_down"), ND_SEV_OK);	/* needs no runner */
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -247,7 +319,8 @@ int main(void)
 		T(test_healthy_and_not_a_bond), T(test_member_down),
 		T(test_member_flapping_and_unknown), T(test_speed_mismatch), T(test_hash_layer2),
 		T(test_lacp_no_partner), T(test_aggregator_split), T(test_active_backup),
-		T(test_flows_on_one_member),
+		T(test_flows_on_one_member), T(test_flows_receive_side),
+		T(test_flows_send_fix_and_team),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

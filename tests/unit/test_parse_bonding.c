@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <linux/if.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <netlink/attr.h>
@@ -300,6 +301,50 @@ static void test_netlink_no_aggregator(void **state)
 	assert_false(bond.ad_no_active_aggregator);
 }
 
+/* A team master: the team driver gives no IFLA_INFO_DATA, its ports only
+ * IFLA_INFO_SLAVE_KIND "team"; the dump may list ports before the master. */
+static struct nl_msg *team_port_msg(int ifindex, const char *name, int master, const char *kind,
+				    uint8_t operstate)
+{
+	struct nl_msg *msg = link_msg(ifindex, name);
+	struct nlattr *li;
+
+	nla_put_u32(msg, IFLA_MASTER, (uint32_t)master);
+	nla_put_u8(msg, IFLA_OPERSTATE, operstate);
+	li = nla_nest_start(msg, IFLA_LINKINFO);
+	nla_put_string(msg, IFLA_INFO_SLAVE_KIND, kind);
+	nla_nest_end(msg, li);
+	return msg;
+}
+
+static void test_netlink_team(void **state)
+{
+	struct nd_bond_nl_ctx ctx = { .bond = &bond, .bond_ifindex = 7 };
+	struct nl_msg *msg;
+	struct nlattr *li;
+
+	(void)state;
+	nd_bond_reset(&bond);
+	feed(&ctx, team_port_msg(3, "ens1f0", 7, "team", IF_OPER_UP), 0);	/* before */
+	msg = link_msg(7, "team0");
+	li = nla_nest_start(msg, IFLA_LINKINFO);
+	nla_put_string(msg, IFLA_INFO_KIND, "team");
+	nla_nest_end(msg, li);
+	feed(&ctx, msg, 0);
+	feed(&ctx, team_port_msg(4, "ens1f1", 7, "team", IF_OPER_DOWN), 0);
+	feed(&ctx, team_port_msg(5, "br0p", 9, "team", IF_OPER_UP), 0);	/* another team */
+	nd_bond_nl_finish(&ctx);
+	assert_true(bond.st.known);
+	assert_true(bond.is_bond);
+	assert_true(bond.is_team);
+	assert_string_equal(bond.mode, "");	/* teamd says, not the kernel */
+	assert_int_equal(bond.n_members, 2);
+	assert_string_equal(bond.members[0].name, "ens1f0");
+	assert_string_equal(bond.members[0].mii_status, "up");
+	assert_string_equal(bond.members[1].name, "ens1f1");
+	assert_string_equal(bond.members[1].mii_status, "down");
+}
+
 static void test_netlink_not_a_bond(void **state)
 {
 	struct nd_bond_nl_ctx ctx = { .bond = &bond, .bond_ifindex = 1 };
@@ -345,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_constructed),
 		cmocka_unit_test(test_netlink),
 		cmocka_unit_test(test_netlink_no_aggregator),
+		cmocka_unit_test(test_netlink_team),
 		cmocka_unit_test(test_netlink_not_a_bond),
 	};
 

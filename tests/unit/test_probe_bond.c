@@ -108,18 +108,27 @@ static void test_window(void **state)
 	put(root, "sys/class/net/ens1f0/statistics/rx_bytes", "5\n");
 	put(root, "sys/class/net/ens1f1/statistics/tx_bytes", "2000\n");
 	put(root, "sys/class/net/ens1f1/statistics/rx_bytes", "7\n");
+	put(root, "sys/class/net/ens1f0/statistics/tx_packets", "10\n");
+	put(root, "sys/class/net/ens1f0/statistics/rx_packets", "20\n");
 	probe(root, "bond0");
 	assert_true(facts.bond.st.known);
 	assert_int_equal(nd_sysroot_set(root), 0);
 	nd_probe_bond_window_start(&facts);
 	put(root, "sys/class/net/ens1f0/statistics/tx_bytes", "5000001000\n");
 	put(root, "sys/class/net/ens1f1/statistics/tx_bytes", "3000\n");
+	put(root, "sys/class/net/ens1f0/statistics/tx_packets", "3400010\n");
+	put(root, "sys/class/net/ens1f0/statistics/rx_packets", "1700020\n");
 	nd_probe_bond_window_end(&facts, 10);
 	nd_sysroot_set(NULL);
 	assert_true(facts.bond.window_known);
 	assert_int_equal(facts.bond.members[0].window_tx_bytes, 5000000000ull);
 	assert_int_equal(facts.bond.members[1].window_tx_bytes, 1000);
 	assert_int_equal(facts.bond.members[1].window_rx_bytes, 0);
+	/* packets beside bytes where the member has them */
+	assert_true(facts.bond.members[0].window_packets_known);
+	assert_int_equal(facts.bond.members[0].window_tx_packets, 3400000);
+	assert_int_equal(facts.bond.members[0].window_rx_packets, 1700000);
+	assert_false(facts.bond.members[1].window_packets_known);
 	nd_check_run(nd_check_find("bond.flows_on_one_member"), &facts, &f);
 	assert_int_equal(f.severity, ND_SEV_WARNING);
 	assert_string_equal(f.fix.commands[0], "# more flows (-P 8) or source ports chosen to "
