@@ -59,4 +59,13 @@ int nd_probe_read_unsigned(const char *path, unsigned long long *ret_value);
 /* Each online CPU's cpufreq governor and the scaling driver (cpus.c). */
 void nd_probe_cpu_governors(struct nd_cpus *cpus);
 
+/*
+ * Run argv[0] from PATH (no shell) and take its stdout, at most max bytes,
+ * NUL-terminated in a malloc'd *ret_text; stderr is discarded.  0;
+ * -ENOENT not installed; -EIO it failed; -ETIMEDOUT or -E2BIG, the child
+ * killed (run_cmd.c).
+ */
+int nd_run_capture(char *const argv[], int timeout_ms, size_t max, char **ret_text,
+		   size_t *ret_len);
+
 #endif

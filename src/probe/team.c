@@ -10,62 +10,34 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "nicdoctor/bond.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/sysroot.h"
 #include "nicdoctor/team.h"
+#include "sysfs_util.h"
 
 /* teamd's state of a team with 32 ports is a few tens of KiB */
 #define TEAMDCTL_MAX_OUTPUT (1024 * 1024)
 
-extern char **environ;
+/* teamdctl asks teamd over its socket: a stuck teamd must not stall us */
+#define TEAMDCTL_TIMEOUT_MS 5000
 
 /* `teamdctl IFNAME WHAT dump` into a malloc'd buffer; argv, no shell. */
 static int run_teamdctl(const char *ifname, const char *what, char **ret_text, size_t *ret_len)
 {
 	char *argv[] = { "teamdctl", (char *)ifname, (char *)what, "dump", NULL };
-	posix_spawn_file_actions_t fa;
-	int pipefd[2], status = 0, r;
-	size_t len = 0;
-	char *text;
-	ssize_t n;
-	pid_t pid;
+	int r = nd_run_capture(argv, TEAMDCTL_TIMEOUT_MS, TEAMDCTL_MAX_OUTPUT, ret_text, ret_len);
 
-	if (!(text = malloc(TEAMDCTL_MAX_OUTPUT + 1)))
-		return -ENOMEM;
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		free(text);
-		return -errno;
+	if (r == 0 && *ret_len == 0) {
+		free(*ret_text);
+		r = -EIO;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	r = posix_spawnp(&pid, "teamdctl", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	while (r == 0 && len < TEAMDCTL_MAX_OUTPUT &&
-	       ((n = read(pipefd[0], text + len, TEAMDCTL_MAX_OUTPUT - len)) > 0 ||
-		(n < 0 && errno == EINTR)))
-		len += n > 0 ? (size_t)n : 0;
-	close(pipefd[0]);
-	if (r == 0 && waitpid(pid, &status, 0) < 0)
-		r = errno;
-	if (r || !WIFEXITED(status) || WEXITSTATUS(status) || !len) {
-		free(text);
-		return r == ENOENT ? -ENOENT : -EIO;
-	}
-	text[len] = '\0';
-	*ret_text = text;
-	*ret_len = len;
-	return 0;
+	return r == -ENOENT ? -ENOENT : r < 0 ? -EIO : 0;
 }
 
 /* Live: netlink found the team and its ports; teamd's JSON adds the

@@ -47,18 +47,16 @@ static bool in_path(const char *name)
 /* Run `iperf3 --version` and keep its first line.  0 or negative errno. */
 static int run_iperf3_version(char *buf, size_t size)
 {
-	FILE *out = popen("iperf3 --version 2>/dev/null", "r");
-	int status;
+	char *argv[] = { "iperf3", "--version", NULL }, *text = NULL;
+	size_t len;
+	int r = nd_run_capture(argv, 5000, 64 * 1024, &text, &len);
 
-	if (!out)
-		return -errno;
-	if (!fgets(buf, (int)size, out))
-		buf[0] = '\0';
-	status = pclose(out);
-	if (status == -1 || !WIFEXITED(status) || !buf[0])
-		return -ENOEXEC;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	if (r < 0)
+		return r == -ENOENT ? -ENOENT : -ENOEXEC;
+	text[strcspn(text, "\n")] = '\0';
+	nd_strlcpy(buf, text, size);
+	free(text);
+	return buf[0] ? 0 : -ENOEXEC;
 }
 
 static int iperf3_version_text(struct nd_tools *tools, char *text, size_t size)
