@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define ND_SPREAD_MAX_BUCKETS 256	/* queues or members one run tells apart */
 
@@ -94,3 +95,43 @@ void nd_spread_sentence(const struct nd_spread_summary *s, const char *kind, cha
 			size_t size);
 
 #endif
+
+/* What bench --spread saw, for the report (src/report/spread.c). */
+struct nd_spread_flow {
+	int id;				/* iperf3 stream id: 1, 3, 4, ... */
+	bool sending;
+	uint16_t port;			/* local port it left from */
+	int queue;			/* placed at connect; -1 unknown */
+	unsigned dials;			/* connects it took (re-dials + 1) */
+};
+struct nd_spread_side {
+	bool watched;			/* per-queue counters were read */
+	char why[160];			/* why not, or why no placement */
+	char source[24];		/* "netdev", "mq class", "ethtool -S" */
+	bool placed;			/* flows were placed (re-dials, RSS) */
+	struct nd_spread_summary sum;
+};
+struct nd_spread_view {
+	char ifname[16];
+	struct nd_spread_side tx, rx;
+	unsigned dials, redials;
+	unsigned flows_count;
+	struct nd_spread_flow flows[ND_SPREAD_MAX_BUCKETS];
+};
+
+struct cJSON;
+void nd_spread_view_text(FILE *f, const struct nd_spread_view *v);
+struct cJSON *nd_spread_view_json(const struct nd_spread_view *v);
+
+/* bench --spread: hooks into the engine (src/spread/run.c); place false
+ * (--spread=count) only counts.  Sets p->hooks; 0, -ENOMEM, or -EINVAL
+ * with err saying why (one line). */
+struct nd_engine_params;
+struct nd_spread_run;
+int nd_spread_run_new(struct nd_engine_params *p, bool place, struct nd_spread_run **ret,
+		      char *err, size_t err_size);
+void nd_spread_run_free(struct nd_spread_run *run);
+
+/* Live: the interface's RSS key, function and table (ethtool netlink
+ * RSS_GET).  0, or a negative errno (-EOPNOTSUPP: the device has none). */
+int nd_probe_rss_conf(const char *ifname, struct nd_rss_conf *ret);
