@@ -106,7 +106,8 @@ struct nd_spread_flow {
 };
 struct nd_spread_side {
 	bool watched;			/* per-queue counters were read */
-	char why[160];			/* why not, or why no placement */
+	char why_uncounted[160];	/* why not watched */
+	char why[160];			/* why the flows were not placed */
 	char source[24];		/* "netdev", "mq class", "ethtool -S" */
 	bool placed;			/* flows were placed (re-dials, RSS) */
 	struct nd_spread_summary sum;

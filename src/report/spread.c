@@ -36,15 +36,20 @@ static void side_text(FILE *f, const struct nd_spread_view *v, const struct nd_s
 	if (!any_flow)
 		return;
 	if (!sd->watched) {
-		fprintf(f, "%s queues: not counted: %s\n", kind, sd->why[0] ? sd->why : "unknown");
+		fprintf(f, "%s queues: not counted: %s\n", kind,
+			sd->why_uncounted[0] ? sd->why_uncounted : "unknown");
+		if (!sd->placed && sd->why[0])
+			fprintf(f, "%s flows not placed: %s\n", kind, sd->why);
+		else if (sd->placed)
+			fprintf(f, "%s flows placed on distinct queues at connect\n", kind);
 		return;
 	}
 	fprintf(f, "%s queues of %s (%s counters, during the test):\n", kind, v->ifname,
 		sd->source);
+	fprintf(f, "  queue       packets           bytes  flows\n");
 	for (unsigned i = 0; i < s->queues; i++)
-		fprintf(f, "  %cx-%-3u %12" PRIu64 " packets %14" PRIu64 " bytes  %u flow%s\n",
-			kind[0] == 'T' ? 't' : 'r', s->q[i].id, s->q[i].packets, s->q[i].bytes,
-			s->q[i].flows, s->q[i].flows == 1 ? "" : "s");
+		fprintf(f, "  %cx-%-4u %12" PRIu64 " %15" PRIu64 " %6u\n", kind[0] == 'T' ? 't' : 'r',
+			s->q[i].id, s->q[i].packets, s->q[i].bytes, s->q[i].flows);
 	nd_spread_sentence(s, kind, line, sizeof(line));
 	if (sd->placed)
 		fprintf(f, "%s\n", line);
@@ -73,9 +78,11 @@ static cJSON *side_json(const struct nd_spread_side *sd, const char *kind)
 	cJSON_AddBoolToObject(o, "counted", sd->watched);
 	cJSON_AddBoolToObject(o, "placed", sd->placed);
 	if (sd->why[0])
-		cJSON_AddStringToObject(o, sd->placed ? "note" : "why_not", sd->why);
-	if (!sd->watched)
+		cJSON_AddStringToObject(o, "why_not_placed", sd->why);
+	if (!sd->watched) {
+		cJSON_AddStringToObject(o, "why_not_counted", sd->why_uncounted);
 		return o;
+	}
 	cJSON_AddStringToObject(o, "counter_source", sd->source);
 	cJSON_AddNumberToObject(o, "flows", s->flows);
 	cJSON_AddNumberToObject(o, "queues", s->queues);

@@ -87,9 +87,11 @@ static unsigned counted_queues(const struct nd_queue_table *qt, unsigned kind, c
 }
 
 /* The TX queue a new connection's first packets went out on: the queue
- * whose packet count grew most, by two at least (SYN, ACK) and alone. */
+ * whose packet count grew most, alone, by two at least (SYN, ACK; UDP's
+ * hello is one). */
 static int learned_queue(const struct nd_spread_run *r)
 {
+	uint64_t least = r->p->udp ? 1 : 2;	/* UDP: the hello alone */
 	uint64_t best = 0, second = 0;
 	int best_q = -1;
 
@@ -107,7 +109,7 @@ static int learned_queue(const struct nd_spread_run *r)
 			second = b - a;
 		}
 	}
-	return best >= 2 && best > second ? best_q : -1;
+	return best >= least && best > second ? best_q : -1;
 }
 
 static bool xps_in_use(const char *ifname)
@@ -134,11 +136,13 @@ static void tx_plan(struct nd_spread_run *r)
 
 	r->tx_queues = counted_queues(r->before, ND_QUEUE_TX, tx->source, sizeof(tx->source));
 	tx->watched = r->tx_queues > 0;
-	if (tx->watched && !r->place)
+	if (!tx->watched)
+		snprintf(tx->why_uncounted, sizeof(tx->why_uncounted), "no per-queue TX "
+			 "counters on '%s' (netdev qstats, ethtool -S, an mq root qdisc)", ifn);
+	if (!r->place)
 		snprintf(tx->why, sizeof(tx->why), "--spread=count: the kernel placed them");
 	else if (!tx->watched)
-		snprintf(tx->why, sizeof(tx->why), "no per-queue TX counters on '%s' (netdev "
-			 "qstats, ethtool -S, an mq root qdisc)", ifn);
+		snprintf(tx->why, sizeof(tx->why), "its queues are not counted");
 	else if (r->tx_queues < 2)
 		snprintf(tx->why, sizeof(tx->why), "'%s' has one TX queue", ifn);
 	else if (r->p->udp)
@@ -240,9 +244,12 @@ static void hook_before(void *arg, int ctrl_fd)
 	else if (nd_iface_for_fd(ctrl_fd, ifn, sizeof(r->view.ifname)) < 0)
 		ifn[0] = '\0';
 	if (!ifn[0] || nd_probe_queue_sample(ifn, r->before) < 0) {
-		snprintf(r->view.tx.why, sizeof(r->view.tx.why), "the queues of the sending "
-			 "interface%s%s%s are unknown (--sample-if IF)", ifn[0] ? " '" : "", ifn,
-			 ifn[0] ? "'" : "");
+		snprintf(r->view.tx.why_uncounted, sizeof(r->view.tx.why_uncounted), "the "
+			 "queues of the sending interface%s%s%s are unknown (--sample-if IF)",
+			 ifn[0] ? " '" : "", ifn, ifn[0] ? "'" : "");
+		nd_strlcpy(r->view.rx.why_uncounted, r->view.tx.why_uncounted,
+			   sizeof(r->view.rx.why_uncounted));
+		nd_strlcpy(r->view.tx.why, "its queues are not counted", sizeof(r->view.tx.why));
 		nd_strlcpy(r->view.rx.why, r->view.tx.why, sizeof(r->view.rx.why));
 		return;
 	}
@@ -357,9 +364,13 @@ static void hook_sample(void *arg, bool end)
 		return;
 	side_deltas(r, ND_QUEUE_TX, &r->view.tx);
 	side_deltas(r, ND_QUEUE_RX, &r->view.rx);
-	if (!r->view.rx.watched && !r->view.rx.why[0] && r->p->reverse)
-		snprintf(r->view.rx.why, sizeof(r->view.rx.why), "no per-queue RX counters on "
-			 "'%s'", r->view.ifname);
+	if (!r->view.rx.watched)
+		snprintf(r->view.rx.why_uncounted, sizeof(r->view.rx.why_uncounted), "no "
+			 "per-queue RX counters on '%s' (netdev qstats, ethtool -S)",
+			 r->view.ifname);
+	if (!r->view.tx.watched && !r->view.tx.why_uncounted[0])
+		snprintf(r->view.tx.why_uncounted, sizeof(r->view.tx.why_uncounted), "no "
+			 "per-queue TX counters on '%s'", r->view.ifname);
 }
 
 static void hook_text(void *arg, FILE *f)
