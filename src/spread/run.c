@@ -176,7 +176,7 @@ static void rx_plan(struct nd_spread_run *r, int ctrl_fd)
 	struct sockaddr_storage la, pa;
 	socklen_t ll = sizeof(la), pl = sizeof(pa);
 	struct nd_rss_conf *rss = calloc(1, sizeof(*rss));
-	struct rss_ctx c = { .rss = rss, .peer_port = r->p->port };
+	struct rss_ctx c = { .rss = rss };
 	int n_rx = r->p->bidir ? r->p->streams : r->p->reverse ? r->p->streams : 0;
 	int rc;
 
@@ -190,14 +190,21 @@ static void rx_plan(struct nd_spread_run *r, int ctrl_fd)
 	if (getsockname(ctrl_fd, (struct sockaddr *)&la, &ll) < 0 ||
 	    getpeername(ctrl_fd, (struct sockaddr *)&pa, &pl) < 0)
 		rc = -errno;
+	/* The data streams go to the control connection's address and port. */
 	if (rc == 0 && la.ss_family == AF_INET) {
+		c.peer_port = ntohs(((struct sockaddr_in *)&pa)->sin_port);
 		c.addr_len = 4;
 		memcpy(c.local, &((struct sockaddr_in *)&la)->sin_addr, 4);
 		memcpy(c.peer, &((struct sockaddr_in *)&pa)->sin_addr, 4);
 	} else if (rc == 0) {
-		c.addr_len = 16;
-		memcpy(c.local, &((struct sockaddr_in6 *)&la)->sin6_addr, 16);
-		memcpy(c.peer, &((struct sockaddr_in6 *)&pa)->sin6_addr, 16);
+		const struct in6_addr *l6 = &((struct sockaddr_in6 *)&la)->sin6_addr;
+		/* A v4-mapped socket sends IPv4: the NIC hashes those 4 bytes. */
+		size_t off = IN6_IS_ADDR_V4MAPPED(l6) ? 12 : 0;
+
+		c.peer_port = ntohs(((struct sockaddr_in6 *)&pa)->sin6_port);
+		c.addr_len = 16 - off;
+		memcpy(c.local, l6->s6_addr + off, c.addr_len);
+		memcpy(c.peer, ((struct sockaddr_in6 *)&pa)->sin6_addr.s6_addr + off, c.addr_len);
 	}
 	if (rc < 0)
 		snprintf(rx->why, sizeof(rx->why), "'%s' gives no RSS key and table: %s",
