@@ -66,6 +66,16 @@ struct nd_rss_conf {
 int nd_rss_queue(const struct nd_rss_conf *rss, const uint8_t *src, const uint8_t *dst,
 		 size_t addr_len, uint16_t sport, uint16_t dport);
 
+/*
+ * Source ports FIRST..LAST for n TCP flows to peer:peer_port whose reverse
+ * flows (peer -> local, the direction the NIC hashes when the peer sends)
+ * land on distinct RX queues, as nd_spread_pick.  ret_queues may be NULL.
+ * Queues covered, or a negative errno (-EINVAL: not Toeplitz).
+ */
+int nd_rss_pick_ports(const struct nd_rss_conf *rss, const uint8_t *peer, const uint8_t *local,
+		      size_t addr_len, uint16_t peer_port, uint16_t first, uint16_t last,
+		      unsigned n, uint16_t *ret_ports, int *ret_queues);
+
 /* How the flows of a run spread over the queues, from the counters. */
 struct nd_spread_queue {
 	unsigned id;			/* tx-ID / rx-ID */

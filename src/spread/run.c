@@ -159,10 +159,7 @@ static void tx_plan(struct nd_spread_run *r)
 	tx->sum.queues = r->tx_queues;
 }
 
-static int rss_bucket(uint16_t port, void *arg);
-
 struct rss_ctx {
-	const struct nd_rss_conf *rss;
 	uint8_t peer[16], local[16];
 	size_t addr_len;
 	uint16_t peer_port;
@@ -176,8 +173,9 @@ static void rx_plan(struct nd_spread_run *r, int ctrl_fd)
 	struct sockaddr_storage la, pa;
 	socklen_t ll = sizeof(la), pl = sizeof(pa);
 	struct nd_rss_conf *rss = calloc(1, sizeof(*rss));
-	struct rss_ctx c = { .rss = rss };
-	int n_rx = r->p->bidir ? r->p->streams : r->p->reverse ? r->p->streams : 0;
+	struct rss_ctx c = { 0 };
+	int queues[FLOWS_MAX];
+	int n_rx = r->p->bidir || r->p->reverse ? r->p->streams : 0;
 	int rc;
 
 	if (!r->place)
@@ -216,9 +214,8 @@ static void rx_plan(struct nd_spread_run *r, int ctrl_fd)
 		snprintf(rx->why, sizeof(rx->why), "UDP: NICs often hash UDP by addresses only");
 	else if (!r->p->cport_last)
 		snprintf(rx->why, sizeof(rx->why), "no --cport range to choose from");
-	else if (nd_spread_pick(r->p->cport, r->p->cport_last, (unsigned)n_rx,
-				rss->rx_queues < ND_SPREAD_MAX_BUCKETS ? rss->rx_queues :
-				ND_SPREAD_MAX_BUCKETS, rss_bucket, &c, r->rx_ports, NULL) < 0)
+	else if (nd_rss_pick_ports(rss, c.peer, c.local, c.addr_len, c.peer_port, r->p->cport,
+				   r->p->cport_last, (unsigned)n_rx, r->rx_ports, queues) < 0)
 		snprintf(rx->why, sizeof(rx->why), "--cport %u-%u: too few ports",
 			 r->p->cport, r->p->cport_last);
 	else
@@ -226,17 +223,9 @@ static void rx_plan(struct nd_spread_run *r, int ctrl_fd)
 	if (r->rx_placed) {
 		for (int i = 0, k = 0; i < r->flows; i++)
 			if (!flow_sends(r, i))
-				r->view.flows[i].queue = rss_bucket(r->rx_ports[k++], &c);
+				r->view.flows[i].queue = queues[k++];
 	}
 	free(rss);
-}
-
-static int rss_bucket(uint16_t port, void *arg)
-{
-	const struct rss_ctx *c = arg;
-
-	/* The reverse flow arrives from the peer's port to ours. */
-	return nd_rss_queue(c->rss, c->peer, c->local, c->addr_len, c->peer_port, port);
 }
 
 static void hook_before(void *arg, int ctrl_fd)

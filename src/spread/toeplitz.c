@@ -53,3 +53,31 @@ int nd_rss_queue(const struct nd_rss_conf *rss, const uint8_t *src, const uint8_
 	 * table: the modulo is the mask). */
 	return (int)rss->indir[h % rss->indir_size];
 }
+
+struct rss_pick {
+	const struct nd_rss_conf *rss;
+	const uint8_t *peer, *local;
+	size_t addr_len;
+	uint16_t peer_port;
+};
+
+static int reverse_queue(uint16_t port, void *arg)
+{
+	const struct rss_pick *c = arg;
+
+	/* The reverse flow arrives from the peer's port to ours. */
+	return nd_rss_queue(c->rss, c->peer, c->local, c->addr_len, c->peer_port, port);
+}
+
+int nd_rss_pick_ports(const struct nd_rss_conf *rss, const uint8_t *peer, const uint8_t *local,
+		      size_t addr_len, uint16_t peer_port, uint16_t first, uint16_t last,
+		      unsigned n, uint16_t *ret_ports, int *ret_queues)
+{
+	struct rss_pick c = { rss, peer, local, addr_len, peer_port };
+	unsigned queues = rss->rx_queues < ND_SPREAD_MAX_BUCKETS ? rss->rx_queues :
+			  ND_SPREAD_MAX_BUCKETS;
+
+	if (!rss->toeplitz || !queues)
+		return -EINVAL;
+	return nd_spread_pick(first, last, n, queues, reverse_queue, &c, ret_ports, ret_queues);
+}

@@ -3,7 +3,8 @@
  * balance rule and the source-port picker with a stand-in bucket function
  * (as a bond's layer3+4 or RSS gives one), Toeplitz against Microsoft's
  * RSS verification suite (IPv4 and IPv6, addresses only and with TCP
- * ports), the RX queue through an indirection table, the summary of a
+ * ports), the RX queue through an indirection table, -R's ports (hashed
+ * the way the peer's packets arrive), the summary of a
  * run's per-queue counters and its sentence, --cport FIRST-LAST parsing.
  */
 #include <arpa/inet.h>
@@ -100,6 +101,42 @@ static void test_rss_queue(void **state)
 	assert_int_equal(nd_rss_queue(&rss, src, dst, 4, 2794, 1766), 3);
 	rss.indir_size = 0;
 	assert_int_equal(nd_rss_queue(&rss, src, dst, 4, 2794, 1766), -EINVAL);
+}
+
+/* Ports for -R: the NIC hashes the reverse flow, the peer's address and
+ * port first; the chosen ports' queues differ. */
+static void test_rss_pick(void **state)
+{
+	static struct nd_rss_conf rss;
+	uint8_t peer[4], local[4];
+	uint16_t ports[4];
+	int queues[4];
+
+	(void)state;
+	memcpy(rss.key, ms_key, sizeof(ms_key));
+	rss.key_len = sizeof(ms_key);
+	rss.indir_size = 128;
+	for (unsigned i = 0; i < rss.indir_size; i++)
+		rss.indir[i] = i % 4;
+	rss.indir[0x78] = 2;	/* 0x51ccc178's entry, not its i % 4 */
+	rss.rx_queues = 4;
+	inet_pton(AF_INET, "66.9.149.187", peer);
+	inet_pton(AF_INET, "161.142.100.80", local);
+	assert_int_equal(nd_rss_pick_ports(&rss, peer, local, 4, 2794, 1766, 1766, 1, ports,
+					   queues), -EINVAL);	/* not Toeplitz */
+	rss.toeplitz = true;
+	/* Microsoft's first vector, seen from its destination: our port 1766. */
+	assert_int_equal(nd_rss_pick_ports(&rss, peer, local, 4, 2794, 1766, 1766, 1, ports,
+					   queues), 1);
+	assert_int_equal(ports[0], 1766);
+	assert_int_equal(queues[0], 2);
+	assert_int_equal(nd_rss_pick_ports(&rss, peer, local, 4, 5201, 40000, 40200, 4, ports,
+					   queues), 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(nd_rss_queue(&rss, peer, local, 4, 5201, ports[i]), queues[i]);
+		for (int j = 0; j < i; j++)
+			assert_int_not_equal(queues[i], queues[j]);
+	}
 }
 
 static void test_wanted(void **state)
@@ -235,6 +272,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_toeplitz_ms_vectors),
 		cmocka_unit_test(test_rss_queue),
+		cmocka_unit_test(test_rss_pick),
 		cmocka_unit_test(test_wanted),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_summary),
