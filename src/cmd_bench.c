@@ -16,10 +16,11 @@
 #include "nicdoctor/engine_int.h"
 #include "nicdoctor/iperf_flags.h"
 #include "nicdoctor/multi.h"
+#include "nicdoctor/spread.h"
 
 enum {
 	OPT_BIDIR = 256, OPT_GET_SERVER_OUTPUT, OPT_SKIP_RX_COPY, OPT_NO_GSO, OPT_RCV_TIMEOUT,
-	OPT_CONNECT_TIMEOUT, OPT_SAMPLE_IF,
+	OPT_CONNECT_TIMEOUT, OPT_SAMPLE_IF, OPT_SPREAD,
 	/* Authentication (issue 17), kept together. */
 	OPT_USERNAME, OPT_RSA_PUBLIC_KEY, OPT_PKCS1,
 };
@@ -57,6 +58,7 @@ static const struct option bench_options[] = {
 	{ "rcv-timeout", required_argument, NULL, OPT_RCV_TIMEOUT },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 	{ "sample-if", required_argument, NULL, OPT_SAMPLE_IF },
+	{ "spread", optional_argument, NULL, OPT_SPREAD },
 	{ "username", required_argument, NULL, OPT_USERNAME },
 	{ "rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBLIC_KEY },
 	{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
@@ -74,6 +76,7 @@ static void usage(FILE *f)
 		"         [-N] [-C ALGO] [-Z] [-A CPU,...] [-B ADDR] [-4|-6] [-S TOS] [-T TITLE]\n"
 		"         [-J] [--get-server-output] [--skip-rx-copy] [--no-gso]\n"
 		"         [--rcv-timeout MS] [--connect-timeout MS] [--sample-if IF]\n"
+		"         [--spread[=place|count] [--cport FIRST-LAST]]\n"
 		"       and iperf3 3.21's other client flags: -V -f -F -I -L -m -d\n"
 		"         --json-stream[-full-output] --logfile --forceflush --timestamps[=FMT]\n"
 		"         --cport --bind-dev (or HOST%%DEV) --dont-fragment --dscp --pacing-timer\n"
@@ -327,6 +330,7 @@ static const char *option_hint(int c)
 /* -c and -p as given; several targets run at once (multi.c). */
 struct bench_targets {
 	const char *hosts, *ports;
+	const char *spread;		/* --spread[=MODE] (src/spread/run.c), NULL off */
 	struct nd_targets list;
 };
 
@@ -404,6 +408,15 @@ static int parse_args(int argc, char **argv, struct nd_engine_params *p,
 			*(c == 'c' ? &tg->hosts : &tg->ports) = optarg;
 			continue;
 		}
+		if (c == OPT_SPREAD) {
+			tg->spread = optarg ? optarg : "place";
+			if (strcmp(tg->spread, "place") && strcmp(tg->spread, "count")) {
+				nd_err("bench: invalid value '%s' for --spread: place or count",
+				       optarg);
+				return ND_EXIT_USAGE;
+			}
+			continue;
+		}
 		if (c >= OPT_USERNAME && c <= OPT_PKCS1) {
 			parse_auth_option(c, optarg, auth);
 			continue;
@@ -444,6 +457,23 @@ static int parse_args(int argc, char **argv, struct nd_engine_params *p,
 	return 0;
 }
 
+/* --spread: the engine hooks; 0 or the exit code. */
+static int setup_spread(struct nd_engine_params *p, const struct bench_targets *tg,
+			struct nd_spread_run **ret)
+{
+	char err[200] = "";
+	int rc;
+
+	if (tg->list.count > 1) {
+		nd_err("bench: --spread takes one target");
+		return ND_EXIT_USAGE;
+	}
+	rc = nd_spread_run_new(p, strcmp(tg->spread, "count") != 0, ret, err, sizeof(err));
+	if (rc < 0)
+		nd_err("bench: %s", err[0] ? err : strerror(-rc));
+	return rc == 0 ? 0 : rc == -EINVAL ? ND_EXIT_USAGE : ND_EXIT_ENV;
+}
+
 static void print_json(cJSON *json, FILE *to)
 {
 	char *text = cJSON_Print(json);
@@ -462,6 +492,7 @@ int nd_bench_main(int argc, char **argv, bool iperf3_mode)
 	struct nd_engine_result *r;
 	struct bench_auth auth = { 0 };
 	struct bench_targets tg = { 0 };
+	struct nd_spread_run *spread = NULL;
 	cJSON *json = NULL;
 	char why[300] = "";
 	int rc, process_cpu = -1;
@@ -472,6 +503,8 @@ int nd_bench_main(int argc, char **argv, bool iperf3_mode)
 		rc = pin_process(process_cpu);
 	if (rc == 0)
 		rc = setup_auth(&auth);
+	if (rc == 0 && tg.spread)
+		rc = setup_spread(&p, &tg, &spread);
 	if (rc)
 		return rc < 0 ? ND_EXIT_OK : rc;
 	if (auth.client.public_key)
@@ -503,6 +536,7 @@ int nd_bench_main(int argc, char **argv, bool iperf3_mode)
 	if (rc < 0 && tg.list.count <= 1)	/* several: multi.c said which failed */
 		nd_err("%s", r->error[0] ? r->error : strerror(-rc));
 	nd_iperf_out_close(&io);
+	nd_spread_run_free(spread);
 	free(r);
 	return exit_code(rc);
 }

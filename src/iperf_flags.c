@@ -151,6 +151,33 @@ static int output_flag(int c, const char *arg, struct nd_engine_params *p,
 	}
 }
 
+/* --cport PORT (iperf3's: stream i binds PORT+i) or FIRST-LAST (ours: the
+ * ports a run may bind, --spread chooses among them). */
+static int parse_cport(const char *arg, struct nd_engine_params *p)
+{
+	const char *dash = strchr(arg, '-');
+	char first[8];
+	long a, b = 0;
+
+	if (!dash) {
+		if (nd_parse_long(arg, 10, 1, 65535, &a) < 0)
+			return -EINVAL;
+		p->cport = (uint16_t)a;
+		p->cport_last = 0;
+		return 0;
+	}
+	if ((size_t)(dash - arg) >= sizeof(first))
+		return -EINVAL;
+	memcpy(first, arg, (size_t)(dash - arg));
+	first[dash - arg] = '\0';
+	if (nd_parse_long(first, 10, 1, 65535, &a) < 0 ||
+	    nd_parse_long(dash + 1, 10, 1, 65535, &b) < 0 || b < a)
+		return -EINVAL;
+	p->cport = (uint16_t)a;
+	p->cport_last = (uint16_t)b;
+	return 0;
+}
+
 int nd_iperf_flag(int c, const char *arg, struct nd_engine_params *p, struct nd_iperf_out *o,
 		  char *why, size_t why_size)
 {
@@ -165,11 +192,7 @@ int nd_iperf_flag(int c, const char *arg, struct nd_engine_params *p, struct nd_
 			return -EINVAL;
 		p->bind_dev = arg;
 		return 0;
-	case ND_OPT_CPORT:
-		if (nd_parse_long(arg, 10, 1, 65535, &v) < 0)
-			return -EINVAL;
-		p->cport = (uint16_t)v;
-		return 0;
+	case ND_OPT_CPORT: return parse_cport(arg, p);
 	case 'm':
 		rc = mptcp_check(why, why_size);
 		p->mptcp = rc == 0;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define ND_ENGINE_PORT_DEFAULT   5201
 #define ND_ENGINE_MAX_STREAMS    128		/* iperf3's -P range */
@@ -80,6 +81,11 @@ struct nd_engine_params {
 	 * them (params.c); 0/NULL/false: off. */
 	const char *bind_dev;		/* --bind-dev, -B ADDR%DEV, -c HOST%DEV */
 	uint16_t cport;			/* --cport: stream i binds cport + i */
+	uint16_t cport_last;		/* --cport FIRST-LAST: the range's end, 0 none */
+	/* bench --spread (src/spread/run.c): told of each data stream's dial,
+	 * may ask for a re-dial; NULL: none. */
+	const struct nd_stream_hooks *hooks;
+	void *hooks_arg;
 	bool mptcp;			/* -m: IPPROTO_MPTCP data streams */
 	bool dont_fragment;		/* --dont-fragment: UDP with DF set */
 	uint32_t flowlabel;		/* -L: IPv6 flow label, 1..0xfffff */
@@ -94,6 +100,26 @@ struct nd_engine_params {
 	int server_affinity;		/* -A N,M: M; -1 none */
 	const char *file;		/* -F: send this file, or write what is received */
 	int debug;			/* -d[=LEVEL]: 0 off, 1..4 */
+};
+
+/*
+ * What bench --spread learns while the engine connects and runs (client
+ * only).  Stream `index` counts data streams in creation order (with
+ * --bidir the first half sends).  Called from the thread running the test.
+ */
+struct nd_stream_hooks {
+	/* Control connection up, before the first data stream. */
+	void (*before_streams)(void *arg, int ctrl_fd);
+	/* About to dial stream index: the source port to bind, 0 ephemeral. */
+	uint16_t (*dial)(void *arg, int index);
+	/* Stream index connected; for TCP nothing is sent on it yet
+	 * (can_redial).  Return true to have it closed and dialed again. */
+	bool (*connected)(void *arg, int index, int fd, bool can_redial);
+	/* The test's clock started (end false) and stopped (end true). */
+	void (*sample)(void *arg, bool end);
+	/* The run's spread: text after the summary, an object for -J. */
+	void (*text)(void *arg, FILE *f);
+	struct cJSON *(*json)(void *arg);
 };
 
 /* Fill defaults (port 5201, 1 stream, 10 s, 1 s intervals, no pinning). */

@@ -2,7 +2,8 @@
  * engine_int.h - the throughput engine's internals, shared by the files in
  * src/engine/: the control-protocol helpers, the stream and test objects
  * that the client and the server both drive, UDP accounting and sampling.
- * Not for use outside src/engine/, cmd_bench.c, cmd_serve.c and tests.
+ * Not for use outside src/engine/, cmd_bench.c, cmd_serve.c, src/spread/run.c
+ * (bench --spread's hooks) and tests.
  */
 #ifndef NICDOCTOR_ENGINE_INT_H
 #define NICDOCTOR_ENGINE_INT_H

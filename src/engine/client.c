@@ -96,31 +96,83 @@ static int udp_handshake(struct nd_test *t, int fd)
 	return -ETIMEDOUT;
 }
 
+/*
+ * A dial the --spread hooks turned down, before its cookie: half-close it,
+ * so the server reads EOF where the cookie should be (a stock iperf3
+ * answers 0xFF and counts no stream, serve drops it), and wait for the
+ * server's end, so the socket's last packets are out before the next dial
+ * is measured.
+ */
+static void redial_close(int fd)
+{
+	double deadline = nd_now_sec() + 0.5;
+	char buf[64];
+
+	shutdown(fd, SHUT_WR);
+	while (nd_now_sec() < deadline) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			break;
+	}
+	close(fd);
+}
+
+#define ND_DIALS_PER_STREAM_MAX 64	/* the hooks' own bound is lower */
+
+/* Stream i: 0 connected and added, 1 dial again, or a negative errno. */
+static int open_stream(struct nd_test *t, int i, int dials)
+{
+	const struct nd_engine_params *p = &t->p;
+	const struct nd_stream_hooks *h = p->hooks;
+	struct nd_sock_opts so = { .bind_dev = p->bind_dev, .mptcp = p->mptcp,
+				   .flowlabel = p->flowlabel,
+				   .cport = p->cport ? (uint16_t)(p->cport + i) : 0 };
+	int rc, fd;
+
+	if (h && h->dial)
+		so.cport = h->dial(p->hooks_arg, i);
+	rc = nd_net_connect_ex(p->host, p->port, p->family, p->bind_addr,
+			       p->udp ? SOCK_DGRAM : SOCK_STREAM, t->timeout_ms, &so, &fd);
+	if (rc < 0)
+		return rc;
+	if (p->udp) {
+		nd_stream_configure(t, fd);
+		rc = udp_handshake(t, fd);
+		if (rc == 0 && h && h->connected)
+			h->connected(p->hooks_arg, i, fd, false);
+	} else {
+		if (h && h->connected &&
+		    h->connected(p->hooks_arg, i, fd, dials < ND_DIALS_PER_STREAM_MAX)) {
+			redial_close(fd);
+			return 1;
+		}
+		rc = nd_net_write_full(fd, t->cookie, ND_COOKIE_LEN, t->timeout_ms);
+	}
+	if (rc == 0)
+		rc = nd_test_add_stream(t, fd);
+	if (rc < 0)
+		close(fd);
+	return rc;
+}
+
 static int create_streams(struct nd_test *t)
 {
 	const struct nd_engine_params *p = &t->p;
 	int n = p->bidir ? 2 * p->streams : p->streams;
-	int i, rc, fd;
+	int i, rc, dials;
 
+	if (p->hooks && p->hooks->before_streams)
+		p->hooks->before_streams(p->hooks_arg, t->ctrl_fd);
 	for (i = 0; i < n; i++) {
-		struct nd_sock_opts so = { .bind_dev = p->bind_dev, .mptcp = p->mptcp,
-					   .flowlabel = p->flowlabel,
-					   .cport = p->cport ? (uint16_t)(p->cport + i) : 0 };
-
-		rc = nd_net_connect_ex(p->host, p->port, p->family, p->bind_addr,
-				       p->udp ? SOCK_DGRAM : SOCK_STREAM, t->timeout_ms, &so, &fd);
-		if (rc < 0)
-			return rc;
-		if (p->udp) {
-			nd_stream_configure(t, fd);
-			rc = udp_handshake(t, fd);
-		} else {
-			rc = nd_net_write_full(fd, t->cookie, ND_COOKIE_LEN, t->timeout_ms);
-		}
-		if (rc == 0)
-			rc = nd_test_add_stream(t, fd);
+		dials = 0;
+		while ((rc = open_stream(t, i, ++dials)) == 1)
+			;
 		if (rc < 0) {
-			close(fd);
 			snprintf(t->err, sizeof(t->err), "cannot open data stream %d: %s", i + 1,
 				 strerror(-rc));
 			return rc;
@@ -358,6 +410,11 @@ static int validate(const struct nd_engine_params *p, char *err, size_t size)
 	else if (!isfinite(p->duration_sec) || p->duration_sec < 0 || p->duration_sec > 86400 ||
 		 p->omit_sec < 0 || p->omit_sec > 600)
 		snprintf(err, size, "duration must be 0-86400 s and omit 0-600 s");
+	else if (p->cport_last && !p->hooks &&
+		 p->cport + (p->bidir ? 2 : 1) * p->streams - 1 > p->cport_last)
+		snprintf(err, size, "--cport %u-%u has %u ports for %d streams", p->cport,
+			 p->cport_last, p->cport_last - p->cport + 1,
+			 (p->bidir ? 2 : 1) * p->streams);
 	else if (!isfinite(p->interval_sec) || p->interval_sec < 0 || p->interval_sec > 60 ||
 		 (p->interval_sec > 0 && p->interval_sec < 0.1))
 		snprintf(err, size, "interval must be 0 or 0.1-60 s");
@@ -430,6 +487,8 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 			nd_out_verbose_start(t.text_out, &t);
 		json_stream_start(&t);
 		nd_test_begin(&t);
+		if (p->hooks && p->hooks->sample)
+			p->hooks->sample(p->hooks_arg, false);
 		rc = nd_test_start_workers(&t);
 		if (rc == 0)
 			rc = run_loop(&t);
@@ -441,12 +500,16 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 		nd_test_stop_senders(&t);
 		nd_test_stop_receivers(&t, rc == 0 ? (t.p.udp ? 100 : 500) : 0);
 		nd_test_finish(&t);
+		if (p->hooks && p->hooks->sample)
+			p->hooks->sample(p->hooks_arg, true);
 		if (rc == 0)
 			rc = exchange_results(&t);
 	}
 	nd_test_fill_result(&t, r);
 	if (rc == 0 && t.text_out) {
 		nd_out_text_summary(t.text_out, &t);
+		if (p->hooks && p->hooks->text)
+			p->hooks->text(p->hooks_arg, t.text_out);
 		if (t.out.verbose)
 			nd_out_verbose_end(t.text_out, &t);
 		if (t.server_output_text)

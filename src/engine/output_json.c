@@ -365,6 +365,12 @@ static cJSON *nicdoctor_json(const struct nd_test *t)
 		cJSON_AddNumberToObject(ifo, "rx_errors", (double)r->iface.rx_errors);
 		cJSON_AddNumberToObject(ifo, "tx_errors", (double)r->iface.tx_errors);
 	}
+	if (t->p.hooks && t->p.hooks->json) {
+		cJSON *spread = t->p.hooks->json(t->p.hooks_arg);
+
+		if (spread)
+			cJSON_AddItemToObject(o, "flow_spread", spread);
+	}
 	free(r);
 	return o;
 }
