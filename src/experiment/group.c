@@ -231,14 +231,14 @@ void nd_group_judge(struct nd_group *g)
 	scale_note(g, note, sizeof(note));
 	if (s.together > slot * ABOVE_CEILING_SHARE) {
 		g->verdict = ND_VERDICT_REFUTED;
-		snprintf(g->reason, sizeof(g->reason), "%s together move %.1f %s, above the %s's "
-			 "%.1f: the slot is not the limit%s", both, s.together / s.div, s.unit,
-			 g->slot.link, slot / s.div, note);
+		snprintf(g->reason, sizeof(g->reason), "%s together move %.1f %s, above the ceiling "
+			 "%.1f of the %s: the slot is not the limit%s", both, s.together / s.div,
+			 s.unit, slot / s.div, g->slot.link, note);
 	} else if (s.together >= s.alone * SAME_AS_ALONE_SHARE) {
 		g->verdict = ND_VERDICT_REFUTED;
 		snprintf(g->reason, sizeof(g->reason), "%s together move %.1f %s, %s: the slot "
-			 "carries %s (the %s's ceiling %.1f)%s", both, s.together / s.div, s.unit,
-			 alone, g->n_ports == 2 ? "both" : "all", g->slot.link, slot / s.div, note);
+			 "carries %s, its ceiling %.1f on the %s%s", both, s.together / s.div, s.unit,
+			 alone, g->n_ports == 2 ? "both" : "all", slot / s.div, g->slot.link, note);
 	} else if (s.together >= slot * AT_CEILING_LOW_SHARE) {
 		g->verdict = ND_VERDICT_CONFIRMED;
 		snprintf(g->reason, sizeof(g->reason), "together %.1f of %.1f %s: the %s caps %s "
@@ -247,10 +247,10 @@ void nd_group_judge(struct nd_group *g)
 			 slot / s.div, alone, note);
 	} else {
 		g->verdict = ND_VERDICT_INCONCLUSIVE;
-		snprintf(g->reason, sizeof(g->reason), "together %.1f %s, below both the %s's "
-			 "%.1f and the %.1f the ports moved alone: something else the ports share "
-			 "(CPU, the peers) limits %s%s", s.together / s.div, s.unit, g->slot.link,
-			 slot / s.div, s.alone / s.div, pair, note);
+		snprintf(g->reason, sizeof(g->reason), "together %.1f %s, below both the ceiling "
+			 "%.1f of the %s and the %.1f the ports moved alone: something else the "
+			 "ports share (CPU, the peers) limits %s%s", s.together / s.div, s.unit,
+			 slot / s.div, g->slot.link, s.alone / s.div, pair, note);
 	}
 }
 
