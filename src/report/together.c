@@ -77,13 +77,12 @@ static void render_section(const cJSON *t, bool markdown, FILE *out)
 	char ceiling[32], sum[32];
 
 	fprintf(out, markdown ? "\n## Ports together\n\n" : "\nPorts together\n");
-	fprintf(out, "%s%s: %s\n", markdown ? "**" : "    ", nd_json_str(v, "id", "?"),
-		nd_json_str(v, "verdict", "?"));
 	if (markdown)
-		fputs("**\n", out);
-	fprintf(out, "%s%s\n", markdown ? "" : "    ", nd_json_str(v, "reason", ""));
-	if (markdown)
-		fputc('\n', out);
+		fprintf(out, "**%s: %s**\n\n%s\n\n", nd_json_str(v, "id", "?"),
+			nd_json_str(v, "verdict", "?"), nd_json_str(v, "reason", ""));
+	else
+		fprintf(out, "    %s: %s\n    %s\n", nd_json_str(v, "id", "?"),
+			nd_json_str(v, "verdict", "?"), nd_json_str(v, "reason", ""));
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(t, "ports"))
 		port_line(out, p, markdown);
 	fprintf(out, "%ssum together %s Mbit/s over %s s, one clock\n", markdown ? "- " : "    ",

@@ -87,18 +87,19 @@ test_expect_success 'a shared cap of 35 Mbit/s under a 40.4 slot: the slot caps 
 		"the x2 2.5GT/s link (trained down from x8 5GT/s) caps the pair at 40.4"
 '
 
-test_expect_success 'a slot of 101 Mbit/s above both shapers: the slot carries both (text)' '
+test_expect_success 'a slot of 101 Mbit/s above both shapers: the slot carries both (text, --redact)' '
 	ND_TEST_PCI_SYSROOT=$TRASH/pci ND_TEST_PCIE_SCALE=0.03 \
 		in_a "$ND" diagnose mv0,mv1 --peer $PEERS --duration 6 --json >carries.json 2>carries.err;
 	test $? = 2 && ! grep -q "Sanitizer\|runtime error" carries.err &&
 	check_together carries.json refuted 40 64 ": the slot carries both" &&
 	ND_TEST_PCI_SYSROOT=$TRASH/pci ND_TEST_PCIE_SCALE=0.03 \
-		in_a "$ND" diagnose mv0,mv1 --peer $PEERS --duration 3 >carries.txt 2>carries.err;
+		in_a "$ND" diagnose mv0,mv1 --peer $PEERS --duration 3 --redact >carries.txt 2>carries.err;
 	test $? = 2 && ! grep -q "Sanitizer\|runtime error" carries.err &&
 	grep -q "^Ports together$" carries.txt &&
 	grep -q "^    pcie.slot_too_slow: refuted$" carries.txt &&
 	grep -q "^    both ports together move .* Mbit/s, .*alone .*: the slot carries both, its ceiling 101.1 on the x2 2.5GT/s link" carries.txt &&
-	grep -q "^    mv1 -> 10.78.2.100:$PORT2: alone " carries.txt &&
+	grep -q "^    mv1 -> [a-z0-9-]*:$PORT2: alone " carries.txt &&
+	! grep -q "10\.78\." carries.txt &&
 	grep -q "^    slot: device 0000:01:00, x2 2.5GT/s link" carries.txt
 '
 
