@@ -53,6 +53,15 @@ static int render_json(const struct nd_report *reports, unsigned n, const cJSON 
 	return r;
 }
 
+/* Mbit/s as every report prints them; "unknown" for null. */
+static const char *mbps_of(const cJSON *obj, const char *key, char *buf, size_t size)
+{
+	const cJSON *v = cJSON_GetObjectItem(obj, key);
+
+	return cJSON_IsNumber(v) ? nd_mbps_text(v->valuedouble, buf, size)
+				 : nd_json_text(v, buf, size);
+}
+
 static void port_line(FILE *out, const cJSON *p, bool markdown)
 {
 	char alone[32], together[32], ceiling[32];
@@ -60,9 +69,9 @@ static void port_line(FILE *out, const cJSON *p, bool markdown)
 	fprintf(out, "%s%s -> %s: alone %s, together %s Mbit/s (own ceiling %s%s%s)\n",
 		markdown ? "- " : "    ", nd_json_str(p, "interface", "?"),
 		nd_json_str(p, "peer", "?"),
-		nd_json_text(cJSON_GetObjectItem(p, "alone_mbps"), alone, sizeof(alone)),
-		nd_json_text(cJSON_GetObjectItem(p, "together_mbps"), together, sizeof(together)),
-		nd_json_text(cJSON_GetObjectItem(p, "link_ceiling_mbps"), ceiling, sizeof(ceiling)),
+		mbps_of(p, "alone_mbps", alone, sizeof(alone)),
+		mbps_of(p, "together_mbps", together, sizeof(together)),
+		mbps_of(p, "link_ceiling_mbps", ceiling, sizeof(ceiling)),
 		cJSON_GetObjectItem(p, "link_ceiling_source") ? ", " : "",
 		nd_json_str(p, "link_ceiling_source", ""));
 	if (cJSON_GetObjectItem(p, "error"))
@@ -86,13 +95,12 @@ static void render_section(const cJSON *t, bool markdown, FILE *out)
 	cJSON_ArrayForEach(p, cJSON_GetObjectItem(t, "ports"))
 		port_line(out, p, markdown);
 	fprintf(out, "%ssum together %s Mbit/s over %s s, one clock\n", markdown ? "- " : "    ",
-		nd_json_text(cJSON_GetObjectItem(t, "together_mbps"), sum, sizeof(sum)),
+		mbps_of(t, "together_mbps", sum, sizeof(sum)),
 		nd_json_text(cJSON_GetObjectItem(t, "duration_sec"), ceiling, sizeof(ceiling)));
 	if (cJSON_IsTrue(cJSON_GetObjectItem(slot, "shared")))
 		fprintf(out, "%sslot: device %s, %s, ceiling %s Mbit/s\n", markdown ? "- " : "    ",
 			nd_json_str(slot, "device", "?"), nd_json_str(slot, "link", "?"),
-			nd_json_text(cJSON_GetObjectItem(slot, "ceiling_mbps"), ceiling,
-				     sizeof(ceiling)));
+			mbps_of(slot, "ceiling_mbps", ceiling, sizeof(ceiling)));
 	else
 		fprintf(out, "%sslot: not shared (%s)\n", markdown ? "- " : "    ",
 			nd_json_str(slot, "why_not", "?"));
