@@ -77,8 +77,8 @@ test_expect_success 'set-up: mv0 and mv1 on one veth, tbf 25 Mbit/s each, serve 
 	grep -q "listening on $PORT1-$PORT2" "$TRASH/serve.log"
 '
 
-test_expect_success 'a shared cap of 35 Mbit/s under a 40.4 slot: the slot caps the pair (JSON)' '
-	in_a tc qdisc add dev ndv root tbf rate 35mbit burst 32kb latency 200ms &&
+test_expect_success 'a shared cap of 34 Mbit/s under a 40.4 slot: the slot caps the pair (JSON)' '
+	in_a tc qdisc add dev ndv root tbf rate 34mbit burst 32kb latency 200ms &&
 	test_when_finished "in_a tc qdisc del dev ndv root" &&
 	ND_TEST_PCI_SYSROOT=$TRASH/pci ND_TEST_PCIE_SCALE=0.012 \
 		in_a "$ND" diagnose mv0,mv1 --peer $PEERS --duration 6 --json >caps.json 2>caps.err;
@@ -93,7 +93,7 @@ test_expect_success 'a slot of 101 Mbit/s above both shapers: the slot carries b
 	test $? = 2 && ! grep -q "Sanitizer\|runtime error" carries.err &&
 	check_together carries.json refuted 40 64 ": the slot carries both" &&
 	ND_TEST_PCI_SYSROOT=$TRASH/pci ND_TEST_PCIE_SCALE=0.03 \
-		in_a "$ND" diagnose mv0,mv1 --peer $PEERS --duration 3 --redact >carries.txt 2>carries.err;
+		in_a "$ND" diagnose mv0,mv1 --peer $PEERS --duration 6 --redact >carries.txt 2>carries.err;
 	test $? = 2 && ! grep -q "Sanitizer\|runtime error" carries.err &&
 	grep -q "^Ports together$" carries.txt &&
 	grep -q "^    pcie.slot_too_slow: refuted$" carries.txt &&
