@@ -62,8 +62,9 @@ static int parse_ports(const struct diagnose_opts *o, struct port_run *runs, uns
 	char names[ND_GROUP_MAX_PORTS][ND_IFNAMSIZ], peers[ND_GROUP_MAX_PORTS][300];
 	unsigned n_if = 0, n_peer = 0;
 
-	if (!o->ifname || split_list(o->ifname, names[0], sizeof(names[0]),
-				     ND_GROUP_MAX_PORTS, &n_if) < 0) {
+	/* no IF: the default route's one interface, never several */
+	if (o->ifname && split_list(o->ifname, names[0], sizeof(names[0]),
+				    ND_GROUP_MAX_PORTS, &n_if) < 0) {
 		nd_err("diagnose: invalid interface list '%s' (IF1,IF2,... at most %d)",
 		       o->ifname ? o->ifname : "", ND_GROUP_MAX_PORTS);
 		return ND_EXIT_USAGE;

@@ -110,7 +110,11 @@ test_expect_success 'a peer per interface: mismatched counts are one line, exit 
 	test_expect_code 3 "$ND" diagnose mv0 --peer 10.78.1.100,10.78.2.100 2>err &&
 	grep -q "^nicdoctor: diagnose: 1 interface and 2 peers: " err &&
 	test_expect_code 3 "$ND" diagnose mv0,mv0 --peer a,b 2>err &&
-	grep -q "interface .mv0. named twice" err
+	grep -q "interface .mv0. named twice" err &&
+	test_expect_code 3 "$ND" diagnose --peer a,b 2>err &&
+	grep -q "^nicdoctor: diagnose: 0 interfaces and 2 peers: " err &&
+	test_expect_code 3 "$ND" diagnose mv0,,mv1 --peer a,b,c 2>err &&
+	grep -q "^nicdoctor: diagnose: invalid interface list .mv0,,mv1." err
 '
 
 test_done
