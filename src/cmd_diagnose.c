@@ -22,34 +22,13 @@
 #include "nicdoctor/probe.h"
 #include "nicdoctor/report.h"
 #include "nicdoctor/sysroot.h"
+#include "cmd_diagnose.h"
 
 /* --sample's default: two reads of the counters a second apart. */
 #define SAMPLE_SEC_DEFAULT 1.0
 #define SAMPLE_SEC_MAX 60.0
 
-/* Exit code after SIGINT/SIGTERM stopped the experiments (128 + SIGINT,
- * as a shell reports it), every trial change reverted first. */
-#define EXIT_INTERRUPTED 130
 
-struct diagnose_opts {
-	const char *ifname;
-	const char *sysroot;
-	const char *skip, *only;
-	enum nd_format format;
-	bool redact;
-	bool no_traffic;
-	bool trial_fixes;
-	const char *peer;		/* as given */
-	char peer_host[256];
-	uint16_t peer_port;
-	double duration_sec;		/* 0: the default of the mode */
-	double sample_sec;		/* counter window without traffic; 0 none */
-	bool verbose;
-	enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color;
-	/* --username, --rsa-public-key-path: for a peer that authenticates. */
-	const char *username, *public_key_path;
-	struct nd_auth_client auth;
-};
 
 /* Set by SIGINT/SIGTERM; the experiments stop at the next safe point. */
 static volatile sig_atomic_t stop_requested;
@@ -81,6 +60,7 @@ static void diagnose_usage(FILE *out)
 		"                          [--format text|markdown|json|prometheus]\n"
 		"                          [--json] [--redact] [--skip ID,...] [--only ID,...]\n"
 		"                          [--peer HOST[:PORT]] [--duration S] [--no-traffic]\n"
+		"       nicdoctor diagnose IF1,IF2,... --peer HOST1[:PORT],HOST2[:PORT],...\n"
 		"                          [--trial-fixes] [--sample S] [-v|--verbose]\n"
 		"                          [--color[=auto|always|never]]\n"
 		"                          [--username USER --rsa-public-key-path FILE]\n"
@@ -89,7 +69,9 @@ static void diagnose_usage(FILE *out)
 		"baseline measures host capacity.  --trial-fixes (root) applies each fix\n"
 		"of a suspect that is not refuted, measures, and reverts it.  Counters are\n"
 		"judged by their growth during the runs, or without traffic during a\n"
-		"sample of S seconds (default 1; 0: none, since-boot totals only).\n");
+		"sample of S seconds (default 1; 0: none, since-boot totals only).\n"
+		"Several ports, one peer each in order: each port's plan alone, then every\n"
+		"port at once, pcie.slot_too_slow judged by that together run.\n");
 }
 
 static int parse_duration(const char *arg, double *ret_sec)
@@ -195,7 +177,8 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 		case OPT_TRIAL: o->trial_fixes = true; break;
 		case OPT_PEER:
 			o->peer = optarg;
-			if (nd_peer_parse(optarg, o->peer_host, sizeof(o->peer_host),
+			/* HOST1,HOST2: one per port, parsed by cmd_diagnose_ports.c */
+			if (!strchr(optarg, ',') && nd_peer_parse(optarg, o->peer_host, sizeof(o->peer_host),
 					  &o->peer_port) < 0) {
 				nd_err("diagnose: invalid peer '%s' (HOST or HOST:PORT)", optarg);
 				return ND_EXIT_USAGE;
@@ -298,16 +281,8 @@ static void add_window_ceilings(struct nd_report *report, const struct nd_exp_se
 	}
 }
 
-struct experiments;
 static void add_far_end(struct nd_report *report, struct experiments *x);
 
-struct experiments {
-	struct nd_exp_set set;
-	struct nd_exp_summary sum;
-	struct nd_exp_trial trials[ND_EXP_MAX_TRIALS];
-	unsigned n_trials;
-	int rc;				/* 0, ND_EXIT_ENV, EXIT_INTERRUPTED */
-};
 
 /* --trial-fixes: root, the fixes lock, then the A/B runs. */
 static int run_trials(const struct diagnose_opts *o, struct nd_report *report,
@@ -377,7 +352,7 @@ static void window_over_runs(struct nd_facts *facts, struct nd_report *report,
 }
 
 /* The plan against the peer, or the loopback baseline; verdicts. */
-static void run_experiments(const struct diagnose_opts *o, struct nd_report *report,
+void diagnose_run_experiments(const struct diagnose_opts *o, struct nd_report *report,
 			    struct nd_facts *facts, struct experiments *x)
 {
 	double start_sec;
@@ -469,7 +444,7 @@ static void sample_window(const struct diagnose_opts *o, struct nd_facts *facts)
 }
 
 /* Probe and check; 0 or an exit code after the error. */
-static int build_report(struct diagnose_opts *o, struct nd_report *report,
+int diagnose_build_report(struct diagnose_opts *o, struct nd_report *report,
 			struct nd_facts **ret_facts)
 {
 	const char *bad_id = NULL;
@@ -498,7 +473,7 @@ static int build_report(struct diagnose_opts *o, struct nd_report *report,
 
 /* iproute2's rule, and no-color.org's: auto colours a terminal only, and
  * not when NO_COLOR is set and not empty; an explicit --color=always wins. */
-static bool want_color(int when)
+bool diagnose_want_color(int when)
 {
 	const char *no_color = getenv("NO_COLOR");
 
@@ -508,7 +483,7 @@ static bool want_color(int when)
 }
 
 /* The peer's credentials, read before any traffic: 0 or an exit code. */
-static int setup_auth(struct diagnose_opts *o)
+int diagnose_setup_auth(struct diagnose_opts *o)
 {
 	char err[300];
 	int r = nd_auth_client_setup(&o->auth, o->username, o->public_key_path, err, sizeof(err));
@@ -530,23 +505,25 @@ int cmd_diagnose(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? ND_EXIT_OK : rc;
-	rc = setup_auth(&o);
+	if (diagnose_is_ports(&o))
+		return diagnose_ports(&o);
+	rc = diagnose_setup_auth(&o);
 	if (!rc)
 		rc = nd_use_sysroot(o.sysroot);
 	if (!rc)
 		rc = nd_resolve_iface(&o.ifname, default_if, sizeof(default_if));
 	if (!rc)
-		rc = build_report(&o, &report, &facts);
+		rc = diagnose_build_report(&o, &report, &facts);
 	if (rc)
 		return rc;
 	if (!o.no_traffic && !o.sysroot) {
 		x = calloc(1, sizeof(*x));
 		if (x)
-			run_experiments(&o, &report, facts, x);
+			diagnose_run_experiments(&o, &report, facts, x);
 	}
 	report.redact = o.redact;
 	report.verbose = o.verbose;
-	report.color = o.format == ND_FORMAT_TEXT && want_color(o.color);
+	report.color = o.format == ND_FORMAT_TEXT && diagnose_want_color(o.color);
 	r = nd_report_render(&report, o.format, stdout);
 	rc = r < 0 ? ND_EXIT_ENV : nd_report_exit_code(&report);
 	if (r < 0)

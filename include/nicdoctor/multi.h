@@ -63,4 +63,13 @@ int nd_ports_parse(const char *text, uint16_t *ports, int max, int *ret_count,
 int nd_multi_run(const struct nd_engine_params *base, const struct nd_targets *tg,
 		 bool json, FILE *out, cJSON **ret_json);
 
+/*
+ * The same clock for callers that keep the numbers (diagnose's together
+ * run): params[i] is target i's whole test, nothing is printed, each
+ * result and rc lands in results[i] and rcs[i].  0, or the first
+ * target's error.
+ */
+int nd_multi_run_params(const struct nd_engine_params *params, int count,
+			struct nd_engine_result *results, int *rcs);
+
 #endif

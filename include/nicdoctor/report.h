@@ -78,6 +78,11 @@ int nd_report_exit_code(const struct nd_report *report);
 cJSON *nd_report_to_json(const struct nd_report *report);
 int nd_report_render(const struct nd_report *report, enum nd_format format, FILE *out);
 
+/* Several ports' reports (`diagnose IF1,IF2`), then the ports together
+ * (experiment/group.c's object, or NULL): report/together.c. */
+int nd_render_ports(const struct nd_report *reports, unsigned n, const cJSON *together,
+		    enum nd_format format, FILE *out);
+
 /* Individual renderers (src/report/<format>.c). */
 int nd_render_text(const struct nd_report *report, FILE *out);
 int nd_render_markdown(const struct nd_report *report, FILE *out);

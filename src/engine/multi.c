@@ -241,3 +241,38 @@ int nd_multi_run(const struct nd_engine_params *base, const struct nd_targets *t
 	free(jobs);
 	return rc;
 }
+
+int nd_multi_run_params(const struct nd_engine_params *params, int count,
+			struct nd_engine_result *results, int *rcs)
+{
+	struct gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, count };
+	pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_t th[ND_MULTI_MAX_TARGETS];
+	bool started[ND_MULTI_MAX_TARGETS];
+	struct job *jobs;
+	int rc = 0;
+
+	if (count < 1 || count > ND_MULTI_MAX_TARGETS)
+		return -EINVAL;
+	jobs = calloc((size_t)count, sizeof(*jobs));
+	if (!jobs)
+		return -ENOMEM;
+	for (int i = 0; i < count; i++) {
+		jobs[i].p = params[i];
+		jobs[i].o = (struct nd_client_opts){ .ready = job_ready, .ready_arg = &jobs[i] };
+		jobs[i].gate = &g;
+		jobs[i].index = i;
+		jobs[i].out_lock = &out_lock;
+	}
+	start_jobs(jobs, count, th, started);
+	for (int i = 0; i < count; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		results[i] = jobs[i].r;
+		rcs[i] = jobs[i].rc;
+		if (rc == 0 && jobs[i].rc < 0)
+			rc = jobs[i].rc;
+	}
+	free(jobs);
+	return rc;
+}

@@ -154,6 +154,31 @@ static void probe_host(struct nd_facts *facts)
 		nd_strlcpy(facts->kernel, "unknown", sizeof(facts->kernel));
 }
 
+/*
+ * ND_TEST_PCI_SYSROOT=DIR (a test seam, documented in README's testing
+ * section): on a live run the PCI group alone is read from the fixture
+ * tree DIR, so a test can give the virtual ports it sends real traffic
+ * through the functions of a real dual-port card (t8104).
+ */
+static void probe_pci(const char *ifname, struct nd_facts *facts, bool live)
+{
+	const char *seam = live ? getenv("ND_TEST_PCI_SYSROOT") : NULL;
+	int r;
+
+	if (!seam || !*seam) {
+		nd_probe_pci(ifname, facts);
+		return;
+	}
+	r = nd_sysroot_set(seam);
+	if (r < 0) {
+		nd_status_set_unknown(&facts->pci.st, "ND_TEST_PCI_SYSROOT '%s': %s", seam,
+				      strerror(-r));
+		return;
+	}
+	nd_probe_pci(ifname, facts);
+	nd_sysroot_set("/");
+}
+
 int nd_probe(const char *ifname, struct nd_facts **ret_facts)
 {
 	bool live = nd_sysroot_is_live();
@@ -182,6 +207,8 @@ int nd_probe(const char *ifname, struct nd_facts **ret_facts)
 			continue;
 		if (rec && rec->fill_pci && sources[i].probe == nd_probe_pci)
 			rec->fill_pci(ifname, facts);
+		else if (sources[i].probe == nd_probe_pci)
+			probe_pci(ifname, facts, live);
 		else
 			sources[i].probe(ifname, facts);
 	}

@@ -1,0 +1,64 @@
+/*
+ * cmd_diagnose.h - private to `nicdoctor diagnose`: the options and the
+ * steps cmd_diagnose.c runs for one port, which cmd_diagnose_ports.c runs
+ * for each port of `diagnose IF1,IF2 --peer HOST1,HOST2`.
+ */
+#ifndef NICDOCTOR_CMD_DIAGNOSE_H
+#define NICDOCTOR_CMD_DIAGNOSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nicdoctor/auth.h"
+#include "nicdoctor/experiment.h"
+#include "nicdoctor/report.h"
+
+/* Exit code after SIGINT/SIGTERM stopped the experiments (128 + SIGINT,
+ * as a shell reports it), every trial change reverted first. */
+#define EXIT_INTERRUPTED 130
+
+enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct diagnose_opts {
+	const char *ifname;
+	const char *sysroot;
+	const char *skip, *only;
+	enum nd_format format;
+	bool redact;
+	bool no_traffic;
+	bool trial_fixes;
+	const char *peer;		/* as given */
+	char peer_host[256];
+	uint16_t peer_port;
+	double duration_sec;		/* 0: the default of the mode */
+	double sample_sec;		/* counter window without traffic; 0 none */
+	bool verbose;
+	int color;			/* COLOR_* */
+	/* --username, --rsa-public-key-path: for a peer that authenticates. */
+	const char *username, *public_key_path;
+	struct nd_auth_client auth;
+};
+
+struct experiments {
+	struct nd_exp_set set;
+	struct nd_exp_summary sum;
+	struct nd_exp_trial trials[ND_EXP_MAX_TRIALS];
+	unsigned n_trials;
+	int rc;				/* 0, ND_EXIT_ENV, EXIT_INTERRUPTED */
+};
+
+/* Probe and check one port; 0 or an exit code after the error. */
+int diagnose_build_report(struct diagnose_opts *o, struct nd_report *report,
+			  struct nd_facts **ret_facts);
+/* The plan against o's peer (or the loopback baseline) and the verdicts. */
+void diagnose_run_experiments(const struct diagnose_opts *o, struct nd_report *report,
+			      struct nd_facts *facts, struct experiments *x);
+bool diagnose_want_color(int when);
+/* The peer's credentials, read before any traffic: 0 or an exit code. */
+int diagnose_setup_auth(struct diagnose_opts *o);
+
+/* cmd_diagnose_ports.c: several interfaces or peers given. */
+bool diagnose_is_ports(const struct diagnose_opts *o);
+int diagnose_ports(struct diagnose_opts *o);
+
+#endif
