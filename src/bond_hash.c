@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "nicdoctor/bond_hash.h"
+#include "nicdoctor/spread.h"
 
 /* More members than any bond has; bounds the picker's per-member state. */
-#define BOND_HASH_MAX_MEMBERS 64
 
 static const char *const policy_names[] = {
 	[ND_BOND_HASH_LAYER2] = "layer2",     [ND_BOND_HASH_LAYER34] = "layer3+4",
@@ -122,41 +122,43 @@ int nd_bond_hash_member(enum nd_bond_hash_policy policy, unsigned members,
 	return 0;
 }
 
+struct pick_ctx {
+	struct nd_bond_flow flow;
+	unsigned members;
+};
+
+static int member_of_port(uint16_t port, void *arg)
+{
+	struct pick_ctx *c = arg;
+	unsigned m;
+
+	c->flow.src_port = port;
+	return nd_bond_hash_member(ND_BOND_HASH_LAYER34, c->members, &c->flow, &m) < 0 ? -1 :
+	       (int)m;
+}
+
+/* The members are the picker's buckets (spread/ports.c): every member a
+ * flow before any gets a second, as far as the range reaches. */
 int nd_bond_hash_pick_ports(unsigned members, const struct nd_bond_flow *tmpl,
 			    uint16_t first_port, uint16_t last_port, unsigned n_flows,
 			    uint16_t *ret_ports, unsigned *ret_members_covered)
 {
-	unsigned next_flow[BOND_HASH_MAX_MEMBERS], assigned = 0;
-	struct nd_bond_flow flow = *tmpl;
+	struct pick_ctx c = { .flow = *tmpl, .members = members };
 	uint16_t *ports;
+	int r;
 
-	if (!members || members > BOND_HASH_MAX_MEMBERS || !n_flows || first_port > last_port ||
+	if (!members || members > ND_SPREAD_MAX_BUCKETS || !n_flows || first_port > last_port ||
 	    first_port == 0)
 		return -EINVAL;
 	ports = calloc(n_flows, sizeof(*ports));
 	if (!ports)
 		return -ENOMEM;
-	/* flow i wants member i % members: next_flow[m] is the next flow
-	 * still waiting for member m (m, m + members, ...) */
-	for (unsigned m = 0; m < members; m++)
-		next_flow[m] = m;
-	for (uint32_t port = first_port; port <= last_port && assigned < n_flows; port++) {
-		unsigned m;
-
-		flow.src_port = (uint16_t)port;
-		if (nd_bond_hash_member(ND_BOND_HASH_LAYER34, members, &flow, &m) < 0 ||
-		    next_flow[m] >= n_flows)
-			continue;
-		ports[next_flow[m]] = (uint16_t)port;
-		next_flow[m] += members;
-		assigned++;
+	r = nd_spread_pick(first_port, last_port, n_flows, members, member_of_port, &c, ports,
+			   NULL);
+	if (r >= 0) {
+		memcpy(ret_ports, ports, n_flows * sizeof(*ports));
+		*ret_members_covered = (unsigned)r;
 	}
-	if (assigned < n_flows) {
-		free(ports);
-		return -ERANGE;
-	}
-	memcpy(ret_ports, ports, n_flows * sizeof(*ports));
-	*ret_members_covered = n_flows < members ? n_flows : members;
 	free(ports);
-	return 0;
+	return r < 0 ? r : 0;
 }

@@ -55,12 +55,13 @@ int nd_bond_hash_member(enum nd_bond_hash_policy policy, unsigned members,
 			const struct nd_bond_flow *flow, unsigned *ret_index);
 
 /* Source ports for n_flows flows like tmpl (its src_port ignored) from
- * [first_port, last_port] so that, under layer3+4, flow i lands on member
- * i % members: the flows cover min(n_flows, members) distinct members and
- * no member gets two more than another.  ret_ports[n_flows] receives the
- * ports (each used once), *ret_members_covered how many members they reach.
- * 0; -EINVAL for no flows/members or an empty range; -ERANGE when the range
- * has too few ports for a member (ret_* untouched). */
+ * [first_port, last_port] so that, under layer3+4, they cover as many
+ * members as the range reaches, every member a flow before any gets a
+ * second (nd_spread_pick, the members as its buckets).  ret_ports[n_flows]
+ * receives the ports (each used once, in the picker's order),
+ * *ret_members_covered how many members they reach.  0; -EINVAL for no
+ * flows/members or an empty range; -ERANGE when the range has fewer ports
+ * than flows (ret_* untouched). */
 int nd_bond_hash_pick_ports(unsigned members, const struct nd_bond_flow *tmpl,
 			    uint16_t first_port, uint16_t last_port, unsigned n_flows,
 			    uint16_t *ret_ports, unsigned *ret_members_covered);

@@ -104,8 +104,6 @@ void nd_spread_summarize(struct nd_spread_summary *s);
 void nd_spread_sentence(const struct nd_spread_summary *s, const char *kind, char *buf,
 			size_t size);
 
-#endif
-
 /* What bench --spread saw, for the report (src/report/spread.c). */
 struct nd_spread_flow {
 	int id;				/* iperf3 stream id: 1, 3, 4, ... */
@@ -122,9 +120,46 @@ struct nd_spread_side {
 	bool placed;			/* flows were placed (re-dials, RSS) */
 	struct nd_spread_summary sum;
 };
+/*
+ * A bond's members as a sending run's buckets: with a hashing mode
+ * (balance-xor, 802.3ad) and xmit_hash_policy layer3+4, the source ports
+ * choose the member (bond_hash.c), so --spread picks them from the --cport
+ * range to cover the members; the members' own counters during the test
+ * say where the flows went.
+ */
+#define ND_SPREAD_MAX_MEMBERS 32
+struct nd_spread_members {
+	bool bond;			/* the sending interface is a bond or team */
+	bool placed;			/* sending flows' ports chosen by the hash */
+	char why[160];			/* why not placed */
+	char mode[16], policy[16];
+	unsigned n;			/* members the bond can send on, its order */
+	char name[ND_SPREAD_MAX_MEMBERS][16];
+	bool counted;
+	char why_uncounted[160];
+	struct nd_spread_summary sum;	/* q[i]: member i's TX during the test */
+};
+
+struct nd_bond;
+/*
+ * Sending flows' source ports from first..last (0, 0: no range) for n
+ * flows local -> peer:peer_port (addresses in network order, 4 or 16
+ * bytes) so they cover the bond's members, as its layer3+4 hash puts them;
+ * ret_members[i] is flow i's member index.  Fills m (members, mode, why).
+ * 0 placed; -ENOENT not a bond; -EOPNOTSUPP (why says) not placeable.  Pure.
+ */
+int nd_spread_bond_plan(const struct nd_bond *b, const uint8_t *local, const uint8_t *peer,
+			size_t addr_len, uint16_t peer_port, uint16_t first, uint16_t last,
+			unsigned n, uint16_t *ret_ports, int *ret_members,
+			struct nd_spread_members *m);
+
+/* "4 flows on 2 of 2 bond members" or "...: eth1 carried 3 packets". */
+void nd_spread_members_sentence(const struct nd_spread_members *m, char *buf, size_t size);
+
 struct nd_spread_view {
 	char ifname[16];
 	struct nd_spread_side tx, rx;
+	struct nd_spread_members members;
 	unsigned dials, redials;
 	unsigned flows_count;
 	struct nd_spread_flow flows[ND_SPREAD_MAX_BUCKETS];
@@ -146,3 +181,5 @@ void nd_spread_run_free(struct nd_spread_run *run);
 /* Live: the interface's RSS key, function and table (ethtool netlink
  * RSS_GET).  0, or a negative errno (-EOPNOTSUPP: the device has none). */
 int nd_probe_rss_conf(const char *ifname, struct nd_rss_conf *ret);
+
+#endif

@@ -2,7 +2,8 @@
  * spread.c - bench --spread's report: how the flows spread over the
  * sending interface's queues, from the queues' counters during the test
  * ("4 flows on 4 of 4 TX queues"), as text after bench's summary and as
- * the object under "nicdoctor"."flow_spread" in -J.
+ * the object under "nicdoctor"."flow_spread" in -J; on a bond, how the
+ * flows spread over its members from the members' own counters.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -57,6 +58,62 @@ static void side_text(FILE *f, const struct nd_spread_view *v, const struct nd_s
 		fprintf(f, "%s (not placed: %s)\n", line, sd->why[0] ? sd->why : "unknown");
 }
 
+static void members_text(FILE *f, const struct nd_spread_view *v)
+{
+	const struct nd_spread_members *m = &v->members;
+	char line[200];
+
+	if (!m->bond)
+		return;
+	fprintf(f, "Bond %s (%s, %s): %s\n", v->ifname, m->mode[0] ? m->mode : "mode unknown",
+		m->policy[0] ? m->policy : "policy unknown",
+		m->placed ? "source ports chosen by its hash to cover the members" : m->why);
+	if (!m->counted) {
+		fprintf(f, "Bond members: not counted: %s\n",
+			m->why_uncounted[0] ? m->why_uncounted : "unknown");
+		return;
+	}
+	fprintf(f, "  member           packets           bytes  flows\n");
+	for (unsigned i = 0; i < m->sum.queues; i++)
+		fprintf(f, "  %-10s %12" PRIu64 " %15" PRIu64 " %6u\n", m->name[i],
+			m->sum.q[i].packets, m->sum.q[i].bytes, m->sum.q[i].flows);
+	nd_spread_members_sentence(m, line, sizeof(line));
+	fprintf(f, "%s\n", line);
+}
+
+static cJSON *members_json(const struct nd_spread_view *v)
+{
+	const struct nd_spread_members *m = &v->members;
+	cJSON *o = cJSON_CreateObject(), *arr;
+	char line[200];
+
+	cJSON_AddStringToObject(o, "mode", m->mode);
+	cJSON_AddStringToObject(o, "xmit_hash_policy", m->policy);
+	cJSON_AddBoolToObject(o, "placed", m->placed);
+	if (m->why[0])
+		cJSON_AddStringToObject(o, "why_not_placed", m->why);
+	cJSON_AddBoolToObject(o, "counted", m->counted);
+	if (!m->counted) {
+		cJSON_AddStringToObject(o, "why_not_counted", m->why_uncounted);
+		return o;
+	}
+	cJSON_AddNumberToObject(o, "members", m->sum.queues);
+	cJSON_AddNumberToObject(o, "members_carrying", m->sum.carrying);
+	nd_spread_members_sentence(m, line, sizeof(line));
+	cJSON_AddStringToObject(o, "summary", line);
+	arr = cJSON_AddArrayToObject(o, "per_member");
+	for (unsigned i = 0; i < m->sum.queues; i++) {
+		cJSON *q = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(q, "member", m->name[i]);
+		cJSON_AddNumberToObject(q, "tx_packets", (double)m->sum.q[i].packets);
+		cJSON_AddNumberToObject(q, "tx_bytes", (double)m->sum.q[i].bytes);
+		cJSON_AddNumberToObject(q, "flows", m->sum.q[i].flows);
+		cJSON_AddItemToArray(arr, q);
+	}
+	return o;
+}
+
 void nd_spread_view_text(FILE *f, const struct nd_spread_view *v)
 {
 	bool tx = false, rx = false;
@@ -67,6 +124,7 @@ void nd_spread_view_text(FILE *f, const struct nd_spread_view *v)
 		v->dials == 1 ? "" : "s", v->redials);
 	side_text(f, v, &v->tx, "TX", tx);
 	side_text(f, v, &v->rx, "RX", rx);
+	members_text(f, v);
 }
 
 static cJSON *side_json(const struct nd_spread_side *sd, const char *kind)
@@ -130,5 +188,7 @@ cJSON *nd_spread_view_json(const struct nd_spread_view *v)
 	}
 	cJSON_AddItemToObject(o, "tx", side_json(&v->tx, "TX"));
 	cJSON_AddItemToObject(o, "rx", side_json(&v->rx, "RX"));
+	if (v->members.bond)
+		cJSON_AddItemToObject(o, "bond", members_json(v));
 	return o;
 }

@@ -20,6 +20,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "nicdoctor/bond.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/cpuset.h"
 #include "nicdoctor/engine_int.h"
@@ -42,6 +43,10 @@ struct nd_spread_run {
 	unsigned next_port;		/* range cursor, 0 ephemeral */
 	bool rx_placed;
 	uint16_t rx_ports[FLOWS_MAX];
+	struct nd_facts *bond;		/* the sending bond, for its members' counters */
+	uint16_t bond_ports[FLOWS_MAX];	/* sending flows' ports, chosen by its hash */
+	int bond_member[FLOWS_MAX];
+	double bond_t0;
 	struct nd_spread_view view;
 };
 
@@ -165,13 +170,38 @@ struct rss_ctx {
 	uint16_t peer_port;
 };
 
+/* The data streams go to the control connection's address and port. */
+static int ctrl_addrs(int ctrl_fd, struct rss_ctx *c)
+{
+	struct sockaddr_storage la, pa;
+	socklen_t ll = sizeof(la), pl = sizeof(pa);
+
+	if (getsockname(ctrl_fd, (struct sockaddr *)&la, &ll) < 0 ||
+	    getpeername(ctrl_fd, (struct sockaddr *)&pa, &pl) < 0)
+		return -errno;
+	if (la.ss_family == AF_INET) {
+		c->peer_port = ntohs(((struct sockaddr_in *)&pa)->sin_port);
+		c->addr_len = 4;
+		memcpy(c->local, &((struct sockaddr_in *)&la)->sin_addr, 4);
+		memcpy(c->peer, &((struct sockaddr_in *)&pa)->sin_addr, 4);
+	} else {
+		const struct in6_addr *l6 = &((struct sockaddr_in6 *)&la)->sin6_addr;
+		/* A v4-mapped socket sends IPv4: the NIC hashes those 4 bytes. */
+		size_t off = IN6_IS_ADDR_V4MAPPED(l6) ? 12 : 0;
+
+		c->peer_port = ntohs(((struct sockaddr_in6 *)&pa)->sin6_port);
+		c->addr_len = 16 - off;
+		memcpy(c->local, l6->s6_addr + off, c->addr_len);
+		memcpy(c->peer, ((struct sockaddr_in6 *)&pa)->sin6_addr.s6_addr + off, c->addr_len);
+	}
+	return 0;
+}
+
 /* Receiving streams: ports from the range whose reverse flows' RSS queues
  * differ, where the local NIC gives its Toeplitz key and table. */
 static void rx_plan(struct nd_spread_run *r, int ctrl_fd)
 {
 	struct nd_spread_side *rx = &r->view.rx;
-	struct sockaddr_storage la, pa;
-	socklen_t ll = sizeof(la), pl = sizeof(pa);
 	struct nd_rss_conf *rss = calloc(1, sizeof(*rss));
 	struct rss_ctx c = { 0 };
 	int queues[FLOWS_MAX];
@@ -185,25 +215,8 @@ static void rx_plan(struct nd_spread_run *r, int ctrl_fd)
 		return;
 	}
 	rc = nd_probe_rss_conf(r->view.ifname, rss);
-	if (getsockname(ctrl_fd, (struct sockaddr *)&la, &ll) < 0 ||
-	    getpeername(ctrl_fd, (struct sockaddr *)&pa, &pl) < 0)
-		rc = -errno;
-	/* The data streams go to the control connection's address and port. */
-	if (rc == 0 && la.ss_family == AF_INET) {
-		c.peer_port = ntohs(((struct sockaddr_in *)&pa)->sin_port);
-		c.addr_len = 4;
-		memcpy(c.local, &((struct sockaddr_in *)&la)->sin_addr, 4);
-		memcpy(c.peer, &((struct sockaddr_in *)&pa)->sin_addr, 4);
-	} else if (rc == 0) {
-		const struct in6_addr *l6 = &((struct sockaddr_in6 *)&la)->sin6_addr;
-		/* A v4-mapped socket sends IPv4: the NIC hashes those 4 bytes. */
-		size_t off = IN6_IS_ADDR_V4MAPPED(l6) ? 12 : 0;
-
-		c.peer_port = ntohs(((struct sockaddr_in6 *)&pa)->sin6_port);
-		c.addr_len = 16 - off;
-		memcpy(c.local, l6->s6_addr + off, c.addr_len);
-		memcpy(c.peer, ((struct sockaddr_in6 *)&pa)->sin6_addr.s6_addr + off, c.addr_len);
-	}
+	if (rc == 0)
+		rc = ctrl_addrs(ctrl_fd, &c);
 	if (rc < 0)
 		snprintf(rx->why, sizeof(rx->why), "'%s' gives no RSS key and table: %s",
 			 r->view.ifname, strerror(-rc));
@@ -228,6 +241,78 @@ static void rx_plan(struct nd_spread_run *r, int ctrl_fd)
 	free(rss);
 }
 
+/*
+ * A bond sends a flow on the member its hash names (bond_hash.c): with a
+ * hashing mode and layer3+4 the sending flows' ports are chosen from the
+ * range to cover the members, and the members' own counters say where the
+ * flows went.  Only a run that only sends: one range serves both halves.
+ */
+static void bond_plan(struct nd_spread_run *r, int ctrl_fd)
+{
+	struct nd_spread_members *m = &r->view.members;
+	struct rss_ctx c = { 0 };
+	int rc;
+
+	r->bond = calloc(1, sizeof(*r->bond));
+	if (!r->bond)
+		return;
+	nd_strlcpy(r->bond->ifname, r->view.ifname, sizeof(r->bond->ifname));
+	nd_probe_bond(r->view.ifname, r->bond);
+	if (ctrl_addrs(ctrl_fd, &c) < 0)
+		c.addr_len = 0;
+	rc = nd_spread_bond_plan(&r->bond->bond, c.local, c.peer, c.addr_len, c.peer_port,
+				 r->p->cport, r->p->cport_last, (unsigned)r->flows, r->bond_ports,
+				 r->bond_member, m);
+	if (rc == -ENOENT) {
+		free(r->bond);
+		r->bond = NULL;
+		return;
+	}
+	if (rc == 0 && (!r->place || r->p->reverse || r->p->bidir)) {
+		m->placed = false;
+		nd_strlcpy(m->why, !r->place ? "--spread=count: the kernel placed them" :
+			   "-R/--bidir: only a run that only sends has its ports chosen by the "
+			   "bond's hash", sizeof(m->why));
+	}
+	if (!m->placed)
+		return;
+	/* The bond's hash places them: its own TX queues say nothing. */
+	r->tx_redial = r->view.tx.placed = false;
+	nd_strlcpy(r->view.tx.why, "the bond's hash places them on its members",
+		   sizeof(r->view.tx.why));
+	for (int i = 0; i < r->flows; i++)
+		r->view.flows[i].queue = -1;
+}
+
+/* The members' TX during the test into the members' summary. */
+static void bond_deltas(struct nd_spread_run *r, double seconds)
+{
+	struct nd_spread_members *m = &r->view.members;
+	struct nd_spread_summary *s = &m->sum;
+	const struct nd_bond *b = &r->bond->bond;
+
+	nd_probe_bond_window_end(r->bond, seconds);
+	m->counted = b->window_known;
+	if (!m->counted) {
+		nd_strlcpy(m->why_uncounted, "the members' counters could not be read",
+			   sizeof(m->why_uncounted));
+		return;
+	}
+	s->queues = m->n;
+	s->flows = (unsigned)r->flows;
+	for (unsigned i = 0; i < m->n; i++) {
+		s->q[i] = (struct nd_spread_queue){ .id = i };
+		for (unsigned j = 0; j < b->n_members; j++)
+			if (!strcmp(b->members[j].name, m->name[i]) && b->members[j].window_known)
+				s->q[i] = (struct nd_spread_queue){
+					.id = i, .packets = b->members[j].window_tx_packets,
+					.bytes = b->members[j].window_tx_bytes };
+		for (int k = 0; m->placed && k < r->flows; k++)
+			s->q[i].flows += r->bond_member[k] == (int)i;
+	}
+	nd_spread_summarize(s);
+}
+
 static void hook_before(void *arg, int ctrl_fd)
 {
 	struct nd_spread_run *r = arg;
@@ -247,10 +332,13 @@ static void hook_before(void *arg, int ctrl_fd)
 			   sizeof(r->view.rx.why_uncounted));
 		nd_strlcpy(r->view.tx.why, "its queues are not counted", sizeof(r->view.tx.why));
 		nd_strlcpy(r->view.rx.why, r->view.tx.why, sizeof(r->view.rx.why));
+		if (ifn[0])
+			bond_plan(r, ctrl_fd);	/* a bond's members count for themselves */
 		return;
 	}
 	tx_plan(r);
 	rx_plan(r, ctrl_fd);
+	bond_plan(r, ctrl_fd);
 }
 
 /* The next port of the range no receiving stream was given. */
@@ -282,6 +370,8 @@ static uint16_t hook_dial(void *arg, int index)
 			rx_k += !flow_sends(r, i);
 		if (r->rx_placed)
 			return fl->port = r->rx_ports[rx_k];
+	} else if (r->view.members.placed) {
+		return fl->port = r->bond_ports[index];
 	} else if (r->view.tx.watched) {
 		nd_probe_queue_sample(r->view.ifname, r->before);
 	}
@@ -356,6 +446,12 @@ static void hook_sample(void *arg, bool end)
 
 	if (!r->view.ifname[0])
 		return;
+	if (r->bond && !end) {
+		nd_probe_bond_window_start(r->bond);
+		r->bond_t0 = nd_now_sec();
+	} else if (r->bond) {
+		bond_deltas(r, nd_now_sec() - r->bond_t0);
+	}
 	if (nd_probe_queue_sample(r->view.ifname, end ? r->t1 : r->t0) < 0 || !end)
 		return;
 	side_deltas(r, ND_QUEUE_TX, &r->view.tx);
@@ -431,5 +527,6 @@ void nd_spread_run_free(struct nd_spread_run *r)
 	if (!r)
 		return;
 	free(r->before);
+	free(r->bond);
 	free(r);
 }
