@@ -41,6 +41,11 @@ enum {
 	OPT_LOGFILE, OPT_MAX_DURATION, OPT_BITRATE_LIMIT,
 };
 
+/* iperf3 3.21's "Server or Client" flags that iperf_flags.c parses for both. */
+#define SERVE_IPERF_SHARED(c) \
+	((c) == ND_OPT_TIMESTAMPS || (c) == 'F' || (c) == ND_OPT_SND_TIMEOUT || \
+	 (c) == ND_OPT_CNTL_KA || (c) == 'm' || (c) == ND_OPT_CPORT)
+
 static const struct option serve_options[] = {
 	{ "port", required_argument, NULL, 'p' },
 	{ "one-off", no_argument, NULL, '1' },
@@ -73,6 +78,16 @@ static const struct option serve_options[] = {
 	{ "debug", optional_argument, NULL, 'd' },
 	{ "forceflush", no_argument, NULL, ND_OPT_FORCEFLUSH },
 	{ "sctp", no_argument, NULL, ND_OPT_SCTP },
+	{ "xbind", required_argument, NULL, 'X' },
+	{ "nstreams", required_argument, NULL, ND_OPT_NSTREAMS },
+	{ "json-stream", no_argument, NULL, ND_OPT_JSON_STREAM },
+	{ "json-stream-full-output", no_argument, NULL, ND_OPT_JSON_STREAM_FULL },
+	{ "timestamps", optional_argument, NULL, ND_OPT_TIMESTAMPS },
+	{ "file", required_argument, NULL, 'F' },
+	{ "snd-timeout", required_argument, NULL, ND_OPT_SND_TIMEOUT },
+	{ "cntl-ka", optional_argument, NULL, ND_OPT_CNTL_KA },
+	{ "mptcp", no_argument, NULL, 'm' },
+	{ "cport", required_argument, NULL, ND_OPT_CPORT },
 	{ "help", no_argument, NULL, 'h' },
 	/* Service life and limits, iperf3 3.21's names. */
 	{ "daemon", no_argument, NULL, 'D' },
@@ -106,6 +121,10 @@ struct serve_opts {
 	const char *logfile;		/* --logfile */
 	char pidfile[4096];		/* absolute, once checked */
 	int log_fd;
+	/* --timestamps, -F, --snd-timeout, --cntl-ka, -m as iperf_flags.c
+	 * parses them for bench; copied into the server's config. */
+	struct nd_engine_params ip;
+	struct nd_iperf_out io;
 };
 
 static void usage(FILE *f)
@@ -119,7 +138,9 @@ static void usage(FILE *f)
 		   "         [-D] [-I PIDFILE] [--logfile FILE] [--server-max-duration S]\n"
 		   "         [--server-bitrate-limit RATE[/S]]\n"
 		   "         [-J] [-V] [-f UNIT] [-i S] [-A CPU] [--bind-dev DEV] [-v] [-d]\n"
-		   "         [--forceflush]\n");
+		   "         [--forceflush] [--json-stream [--json-stream-full-output]]\n"
+		   "         [--timestamps[=FORMAT]] [-F FILE] [--snd-timeout MS]\n"
+		   "         [--cntl-ka[=IDLE/INTV/CNT]] [-m]\n");
 }
 
 static cJSON *peer_payload(const struct nd_peer_request *req, void *arg)
@@ -318,12 +339,45 @@ static int parse_iperf_flag(int c, const char *arg, struct nd_server_config *cfg
 		return 1;
 	case 'd': case ND_OPT_FORCEFLUSH:
 		return 0;	/* every line is flushed already; no debug output here */
-	case ND_OPT_SCTP:
+	case ND_OPT_SCTP: case ND_OPT_NSTREAMS: case 'X':
 		nd_err("SCTP is not supported: nicdoctor measures TCP and UDP only");
 		return -EINVAL;
+	case ND_OPT_JSON_STREAM:	/* -J's content as event lines, as 3.21 */
+		cfg->json_stream = cfg->json_log = true;
+		return 0;
+	case ND_OPT_JSON_STREAM_FULL:	/* alone it changes nothing, as in 3.21 */
+		cfg->json_stream_full = true;
+		return 0;
 	}
 	nd_err("serve: invalid value '%s'", arg ? arg : "");
 	return -EINVAL;
+}
+
+/*
+ * --timestamps, -F, --snd-timeout, --cntl-ka, -m and --cport (which 3.21's
+ * server takes and ignores), through bench's parser: 0, -EINVAL for a bad
+ * value, or a negative errno after the one line that says why.
+ */
+static int parse_shared_flag(int c, const char *arg, struct serve_opts *o)
+{
+	char why[200] = "";
+	int rc = nd_iperf_flag(c, arg, &o->ip, &o->io, why, sizeof(why));
+
+	if (rc < 0 && rc != -EINVAL)
+		nd_err("serve: %s", why);
+	return rc;
+}
+
+/* What parse_shared_flag gathered, as the server's settings. */
+static void apply_shared(const struct serve_opts *o, struct nd_server_config *cfg)
+{
+	cfg->file = o->ip.file;
+	cfg->snd_timeout_ms = o->ip.snd_timeout_ms;
+	cfg->cntl_ka = o->ip.cntl_ka;
+	cfg->cntl_ka_idle = o->ip.cntl_ka_idle;
+	cfg->cntl_ka_intv = o->ip.cntl_ka_intv;
+	cfg->cntl_ka_cnt = o->ip.cntl_ka_cnt;
+	cfg->mptcp = o->ip.mptcp;
 }
 
 /* -p PORT or FIRST-LAST: one listening socket per port (listeners.c). */
@@ -352,13 +406,21 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:1B:46qhDI:" "JVf:i:A:vd", serve_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:1B:46qhDI:" "JVf:i:A:vdX:F:m", serve_options, NULL)) != -1) {
 		int service = parse_service_arg(c, optarg, cfg, o);
 
 		if (service < 0)
 			goto bad;
 		if (service == 0)
 			continue;
+		if (SERVE_IPERF_SHARED(c)) {
+			service = parse_shared_flag(c, optarg, o);
+			if (service == -EINVAL)
+				goto bad;
+			if (service < 0)
+				return service;
+			continue;
+		}
 		switch (c) {
 		case 'p':	/* PORT or FIRST-LAST (issue 15) */
 			if (serve_parse_ports(optarg, cfg) < 0)
@@ -416,6 +478,8 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		case 'h': usage(stdout); return 1;
 		case 'J': case 'V': case 'f': case 'i': case 'A': case 'v': case 'd':
 		case ND_OPT_BIND_DEV: case ND_OPT_FORCEFLUSH: case ND_OPT_SCTP:
+		case ND_OPT_NSTREAMS: case 'X': case ND_OPT_JSON_STREAM:
+		case ND_OPT_JSON_STREAM_FULL:
 			v = parse_iperf_flag(c, optarg, cfg);
 			if (v)
 				return (int)v;
@@ -501,19 +565,65 @@ static int service_start(struct serve_opts *o, bool *ret_parent, int *ret_exit)
 	return rc;
 }
 
+/*
+ * --timestamps: every line the server prints, from any thread, starts with
+ * the time, so stdout itself becomes iperf_flags.c's prefix stream (as
+ * daemon.c makes it syslog's); JSON goes to the stream beneath, unprefixed,
+ * as 3.21 prints it.
+ */
+static void output_start(struct serve_opts *o, struct nd_server *server)
+{
+	char why[200] = "";
+
+	if (!o->io.timestamps)
+		return;
+	if (nd_iperf_out_open(&o->io, why, sizeof(why)) < 0) {
+		nd_err("serve: no timestamps: %s", why[0] ? why : strerror(ENOMEM));
+		return;
+	}
+	nd_server_set_json_out(server, o->io.raw);
+	stdout = o->io.text;
+}
+
+static void output_stop(struct serve_opts *o)
+{
+	if (!o->io.raw)
+		return;
+	fflush(stdout);
+	stdout = o->io.raw;
+	nd_iperf_out_close(&o->io);
+}
+
+static void serve_run(struct nd_server *server, struct serve_opts *o)
+{
+	struct sigaction sa;
+
+	output_start(o, server);
+	signal_target = server;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	nd_server_run(server);
+	signal_target = NULL;
+	output_stop(o);
+}
+
 int cmd_serve(int argc, char **argv)
 {
 	struct nd_server_config cfg;
 	struct serve_opts opts = { 0 };
 	struct nd_server *server;
-	struct sigaction sa;
 	bool parent;
 	int rc, exit_code = ND_EXIT_OK;
 
 	nd_server_config_init(&cfg);
 	rc = parse_args(argc, argv, &cfg, &opts);
-	if (rc != 0)
-		return rc > 0 ? ND_EXIT_OK : ND_EXIT_USAGE;
+	if (rc != 0)	/* -m without MPTCP here: the host's lack, not a usage error */
+		return rc > 0 ? ND_EXIT_OK : rc == -ENOPROTOOPT ? ND_EXIT_ENV : ND_EXIT_USAGE;
+	apply_shared(&opts, &cfg);
 	if (apply_config(&opts) < 0)
 		return ND_EXIT_USAGE;
 	rc = setup_auth(&opts, &cfg);
@@ -542,15 +652,7 @@ int cmd_serve(int argc, char **argv)
 		nd_pidfile_remove(opts.pidfile);
 		return rc < 0 ? ND_EXIT_ENV : exit_code;
 	}
-	signal_target = server;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-	nd_server_run(server);
-	signal_target = NULL;
+	serve_run(server, &opts);
 	nd_server_destroy(server);
 	nd_auth_key_free(opts.auth.private_key);
 	nd_pidfile_remove(opts.pidfile);
