@@ -13,7 +13,6 @@
  * --server-bitrate-limit bound what a client may ask, as in iperf3 3.21.
  */
 #include <errno.h>
-#include <sched.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #include "nicdoctor/engine.h"
 #include "nicdoctor/iperf_flags.h"
 #include "nicdoctor/multi.h"
+#include "nicdoctor/serve_iperf.h"
 #include "nicdoctor/share.h"
 
 #define SERVE_CONFIG_DEFAULT "/etc/nicdoctor/serve.conf"
@@ -287,99 +287,6 @@ static int parse_service_arg(int c, const char *arg, struct nd_server_config *cf
 	}
 }
 
-/* -A N: the whole server on core N, as iperf3 -s -A pins its process. */
-static int set_affinity(const char *text)
-{
-	cpu_set_t set;
-	long cpu;
-
-	if (nd_parse_long(text, 0, 0, CPU_SETSIZE - 1, &cpu) < 0)
-		return -EINVAL;
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
-}
-
-/* iperf3's server flags: 0, 1 (done, exit 0) or a negative errno after the message. */
-static int parse_iperf_flag(int c, const char *arg, struct nd_server_config *cfg)
-{
-	double secs;
-	const char *end;
-	int rc;
-
-	switch (c) {
-	case 'J': cfg->json_log = true; return 0;
-	case 'V': cfg->verbose_text = true; return 0;
-	case 'f':
-		if (!arg[0] || arg[1] || !strchr("kKmMgGtTaA", arg[0]))
-			break;
-		cfg->format = strchr("aA", arg[0]) ? 0 : arg[0];
-		return 0;
-	case 'i':
-		if (nd_parse_decimal(arg, &secs, &end) < 0 || *end ||
-		    (secs != 0 && (secs < 0.1 || secs > 60)))
-			break;
-		cfg->interval_set = true;
-		cfg->interval_sec = secs;
-		return 0;
-	case 'A':
-		rc = set_affinity(arg);
-		if (rc == -EINVAL)
-			break;
-		if (rc < 0)
-			nd_err("serve: cannot run on CPU '%s': %s", arg, strerror(-rc));
-		return rc;
-	case ND_OPT_BIND_DEV:
-		if (nd_ifname_valid(arg) < 0)
-			break;
-		cfg->bind_dev = arg;
-		return 0;
-	case 'v':
-		printf("nicdoctor %s (iperf 3.21 compatible)\n", ND_VERSION);
-		return 1;
-	case 'd': case ND_OPT_FORCEFLUSH:
-		return 0;	/* every line is flushed already; no debug output here */
-	case ND_OPT_SCTP: case ND_OPT_NSTREAMS: case 'X':
-		nd_err("SCTP is not supported: nicdoctor measures TCP and UDP only");
-		return -EINVAL;
-	case ND_OPT_JSON_STREAM:	/* -J's content as event lines, as 3.21 */
-		cfg->json_stream = cfg->json_log = true;
-		return 0;
-	case ND_OPT_JSON_STREAM_FULL:	/* alone it changes nothing, as in 3.21 */
-		cfg->json_stream_full = true;
-		return 0;
-	}
-	nd_err("serve: invalid value '%s'", arg ? arg : "");
-	return -EINVAL;
-}
-
-/*
- * --timestamps, -F, --snd-timeout, --cntl-ka, -m and --cport (which 3.21's
- * server takes and ignores), through bench's parser: 0, -EINVAL for a bad
- * value, or a negative errno after the one line that says why.
- */
-static int parse_shared_flag(int c, const char *arg, struct serve_opts *o)
-{
-	char why[200] = "";
-	int rc = nd_iperf_flag(c, arg, &o->ip, &o->io, why, sizeof(why));
-
-	if (rc < 0 && rc != -EINVAL)
-		nd_err("serve: %s", why);
-	return rc;
-}
-
-/* What parse_shared_flag gathered, as the server's settings. */
-static void apply_shared(const struct serve_opts *o, struct nd_server_config *cfg)
-{
-	cfg->file = o->ip.file;
-	cfg->snd_timeout_ms = o->ip.snd_timeout_ms;
-	cfg->cntl_ka = o->ip.cntl_ka;
-	cfg->cntl_ka_idle = o->ip.cntl_ka_idle;
-	cfg->cntl_ka_intv = o->ip.cntl_ka_intv;
-	cfg->cntl_ka_cnt = o->ip.cntl_ka_cnt;
-	cfg->mptcp = o->ip.mptcp;
-}
-
 /* -p PORT or FIRST-LAST: one listening socket per port (listeners.c). */
 static int serve_parse_ports(const char *arg, struct nd_server_config *cfg)
 {
@@ -414,7 +321,7 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		if (service == 0)
 			continue;
 		if (SERVE_IPERF_SHARED(c)) {
-			service = parse_shared_flag(c, optarg, o);
+			service = nd_serve_shared_flag(c, optarg, &o->ip, &o->io);
 			if (service == -EINVAL)
 				goto bad;
 			if (service < 0)
@@ -480,7 +387,7 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		case ND_OPT_BIND_DEV: case ND_OPT_FORCEFLUSH: case ND_OPT_SCTP:
 		case ND_OPT_NSTREAMS: case 'X': case ND_OPT_JSON_STREAM:
 		case ND_OPT_JSON_STREAM_FULL:
-			v = parse_iperf_flag(c, optarg, cfg);
+			v = nd_serve_iperf_flag(c, optarg, cfg);
 			if (v)
 				return (int)v;
 			break;
@@ -565,40 +472,11 @@ static int service_start(struct serve_opts *o, bool *ret_parent, int *ret_exit)
 	return rc;
 }
 
-/*
- * --timestamps: every line the server prints, from any thread, starts with
- * the time, so stdout itself becomes iperf_flags.c's prefix stream (as
- * daemon.c makes it syslog's); JSON goes to the stream beneath, unprefixed,
- * as 3.21 prints it.
- */
-static void output_start(struct serve_opts *o, struct nd_server *server)
-{
-	char why[200] = "";
-
-	if (!o->io.timestamps)
-		return;
-	if (nd_iperf_out_open(&o->io, why, sizeof(why)) < 0) {
-		nd_err("serve: no timestamps: %s", why[0] ? why : strerror(ENOMEM));
-		return;
-	}
-	nd_server_set_json_out(server, o->io.raw);
-	stdout = o->io.text;
-}
-
-static void output_stop(struct serve_opts *o)
-{
-	if (!o->io.raw)
-		return;
-	fflush(stdout);
-	stdout = o->io.raw;
-	nd_iperf_out_close(&o->io);
-}
-
 static void serve_run(struct nd_server *server, struct serve_opts *o)
 {
 	struct sigaction sa;
 
-	output_start(o, server);
+	nd_serve_output_start(&o->io, server);
 	signal_target = server;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -608,7 +486,7 @@ static void serve_run(struct nd_server *server, struct serve_opts *o)
 	sigaction(SIGPIPE, &sa, NULL);
 	nd_server_run(server);
 	signal_target = NULL;
-	output_stop(o);
+	nd_serve_output_stop(&o->io);
 }
 
 int cmd_serve(int argc, char **argv)
@@ -623,7 +501,7 @@ int cmd_serve(int argc, char **argv)
 	rc = parse_args(argc, argv, &cfg, &opts);
 	if (rc != 0)	/* -m without MPTCP here: the host's lack, not a usage error */
 		return rc > 0 ? ND_EXIT_OK : rc == -ENOPROTOOPT ? ND_EXIT_ENV : ND_EXIT_USAGE;
-	apply_shared(&opts, &cfg);
+	nd_serve_apply_shared(&opts.ip, &cfg);
 	if (apply_config(&opts) < 0)
 		return ND_EXIT_USAGE;
 	rc = setup_auth(&opts, &cfg);
