@@ -502,6 +502,11 @@ int cmd_serve(int argc, char **argv)
 	if (rc != 0)	/* -m without MPTCP here: the host's lack, not a usage error */
 		return rc > 0 ? ND_EXIT_OK : rc == -ENOPROTOOPT ? ND_EXIT_ENV : ND_EXIT_USAGE;
 	nd_serve_apply_shared(&opts.ip, &cfg);
+	nd_serve_split_bind(&opts.ip, &opts.io, &cfg);
+	if (cfg.bind_dev && nd_ifname_valid(cfg.bind_dev) < 0) {
+		nd_err("serve: invalid interface name '%s' after %%", cfg.bind_dev);
+		return ND_EXIT_USAGE;
+	}
 	if (apply_config(&opts) < 0)
 		return ND_EXIT_USAGE;
 	rc = setup_auth(&opts, &cfg);

@@ -109,6 +109,19 @@ void nd_serve_apply_shared(const struct nd_engine_params *ip, struct nd_server_c
 	cfg->mptcp = ip->mptcp;
 }
 
+/* -B ADDR%DEV: the part after % is --bind-dev, as 3.21's server takes it. */
+void nd_serve_split_bind(struct nd_engine_params *ip, struct nd_iperf_out *io,
+			 struct nd_server_config *cfg)
+{
+	ip->host = NULL;
+	ip->bind_addr = cfg->bind_addr;
+	ip->bind_dev = NULL;
+	nd_iperf_split_dev(ip, io);
+	cfg->bind_addr = ip->bind_addr;
+	if (ip->bind_dev && !cfg->bind_dev)
+		cfg->bind_dev = ip->bind_dev;
+}
+
 /*
  * --timestamps: every line the server prints, from any thread, starts with
  * the time, so stdout itself becomes iperf_flags.c's prefix stream (as
@@ -121,6 +134,9 @@ void nd_serve_output_start(struct nd_iperf_out *io, struct nd_server *server)
 
 	if (!io->timestamps)
 		return;
+	/* Each line out at once, as the server's own lines are, whatever
+	 * stdout is (a file or a pipe buffers the stream beneath). */
+	io->forceflush = true;
 	if (nd_iperf_out_open(io, why, sizeof(why)) < 0) {
 		nd_err("serve: no timestamps: %s", why[0] ? why : strerror(ENOMEM));
 		return;

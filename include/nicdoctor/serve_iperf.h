@@ -17,6 +17,10 @@ int nd_serve_iperf_flag(int c, const char *arg, struct nd_server_config *cfg);
 int nd_serve_shared_flag(int c, const char *arg, struct nd_engine_params *ip,
 			 struct nd_iperf_out *io);
 void nd_serve_apply_shared(const struct nd_engine_params *ip, struct nd_server_config *cfg);
+/* -B ADDR%DEV: ADDR to bind, DEV as --bind-dev (an IPv6 link-local keeps
+ * its scope); the split text lives in *io. */
+void nd_serve_split_bind(struct nd_engine_params *ip, struct nd_iperf_out *io,
+			 struct nd_server_config *cfg);
 /* --timestamps: stdout becomes the prefix stream until _stop. */
 void nd_serve_output_start(struct nd_iperf_out *io, struct nd_server *server);
 void nd_serve_output_stop(struct nd_iperf_out *io);

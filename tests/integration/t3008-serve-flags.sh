@@ -56,7 +56,7 @@ print(" ".join(names))' "$1"
 same_events() {
 	port=$1 sflags=$2 cflags=$3
 	new_server "$port" $sflags &&
-	{ timeout 20 "$NEW" -c 127.0.0.1 -p "$port" $cflags >/dev/null 2>&1; wait $srv; } ;
+	{ timeout 20 "$NEW" -c 127.0.0.1 -p "$port" $cflags >/dev/null 2>&1; wait $srv; true; } &&
 	events theirs.out >theirs.ev &&
 	our_server "$port" $sflags &&
 	{ timeout 20 "$NEW" -c 127.0.0.1 -p "$port" $cflags >/dev/null 2>&1; true; } &&
@@ -126,6 +126,22 @@ test_expect_success '--timestamps=FORMAT, strftime: every line (3.12 client), as
 	our_server $P_TS3 "--timestamps=%s " &&
 	timeout 20 "${OLD:-$NEW}" -c 127.0.0.1 -p $P_TS3 -t 1 >/dev/null && wait $srv &&
 	test -s server.out && ! grep -Ev "^[0-9]{10} " server.out
+'
+
+test_expect_success '--timestamps: each line reaches a file as printed, not at exit' '
+	"$ND" serve -B 127.0.0.1 -p $P_TS --timestamps >server.out 2>server.err &
+	srv=$! && test_when_finished "kill $srv 2>/dev/null" && wait_listen $P_TS &&
+	timeout 20 "$NEW" -c 127.0.0.1 -p $P_TS -t 1 >/dev/null && sleep 0.3 &&
+	cat server.out && grep -q "Accepted connection" server.out &&
+	grep -q " receiver$" server.out && all_stamped server.out &&
+	{ kill $srv; wait $srv; true; }
+'
+
+test_expect_success '-B ADDR%DEV: ADDR bound on DEV (--bind-dev), as 3.21; a bad DEV is exit 3' '
+	our_server $P_BAD -B 127.0.0.1%lo &&
+	ss -Hltn "sport = :$P_BAD" | grep -q "127.0.0.1%lo:$P_BAD" &&
+	timeout 20 "$NEW" -c 127.0.0.1 -p $P_BAD -t 1 >/dev/null && wait $srv &&
+	test_expect_code 3 "$ND" serve -p $P_BAD -B "127.0.0.1%a/b"
 '
 
 test_expect_success '--timestamps leaves --json-stream lines JSON, as 3.21' '
