@@ -129,9 +129,10 @@ struct serve_opts {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nicdoctor serve [-p PORT[-LAST]] [-1] [-B ADDR] [-4|-6] [--max-tests N]\n"
-		   "         [--max-streams N] [--max-memory SIZE] [--idle-timeout S]\n"
-		   "         [--rcv-timeout MS] [--tests N] [-q] [--config FILE]\n"
+	fprintf(f, "usage: nicdoctor serve [-p PORT[-LAST]] [-1] [-B ADDR[%%DEV]] [-4|-6]\n"
+		   "         [--max-tests N] [--max-streams N] [--max-memory SIZE]\n"
+		   "         [--idle-timeout S]"
+		   " [--rcv-timeout MS] [--tests N] [-q] [--config FILE]\n"
 		   "         [--share [--share-from CIDR,...] | --no-share]\n"
 		   "         [--rsa-private-key-path FILE --authorized-users-path FILE\n"
 		   "          [--time-skew-threshold S] [--use-pkcs1-padding]]\n"
