@@ -39,6 +39,7 @@ enum nd_state {
 /* iperf3 i_errno values we send or explain. */
 #define ND_IE_NUMSTREAMS   6
 #define ND_IE_BLOCKSIZE    7
+#define ND_IE_FILE         14
 #define ND_IE_TOTALRATE    27
 #define ND_IE_UDPFILE      34
 #define ND_IE_MAXDURATION  37

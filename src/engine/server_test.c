@@ -215,7 +215,8 @@ static bool progress_bytes(struct nd_test *t, int timeout_ms, uint64_t *ret_byte
 
 /*
  * -F, --server-max-duration and --server-bitrate-limit at the parameter
- * exchange, as 3.21's get_parameters(): a file goes over TCP only; a test
+ * exchange, as 3.21's get_parameters(): a file goes over TCP only, and
+ * must be readable where this end sends it; a test
  * by bytes or blocks has no duration, so a server with a maximum refuses
  * it too.
  */
@@ -230,6 +231,15 @@ static int check_limits(struct nd_slot *sl, const struct nd_engine_params *p,
 		snprintf(why, why_size, "refused: cannot transfer file using UDP (-F)");
 		nd_proto_send_error(sl->ctrl_fd, ND_IE_UDPFILE, 0, to);
 		return -EINVAL;
+	}
+	/* A file to send that is not there: told now, as 3.21 fails its
+	 * streams, not after the client waited out --rcv-timeout. */
+	if (cfg->file && (p->reverse || p->bidir) && access(cfg->file, R_OK) < 0) {
+		int err = errno;
+
+		snprintf(why, why_size, "cannot read -F file '%s': %s", cfg->file, strerror(err));
+		nd_proto_send_error(sl->ctrl_fd, ND_IE_FILE, err, to);
+		return -err;
 	}
 	if (cfg->max_duration_sec > 0 &&
 	    (p->duration_sec == 0 || p->duration_sec + p->omit_sec > cfg->max_duration_sec)) {

@@ -196,6 +196,13 @@ test_expect_success '-F with a UDP test: refused as 3.21 refuses it' '
 	grep -q "SERVER ERROR - cannot transfer file using UDP" client.out && test ! -e never.bin
 '
 
+test_expect_success '-F FILE missing with -R: refused at once with 3.21'"'"'s "unable to open -F file"' '
+	our_server $P_FU -F "$TRASH/missing.bin" &&
+	{ timeout 10 "$NEW" -c 127.0.0.1 -p $P_FU -R -t 1 >client.out 2>&1; echo $? >rc; } &&
+	wait $srv && cat client.out && test "$(cat rc)" = 1 &&
+	grep -q "SERVER ERROR - unable to open -F file" client.out
+'
+
 # straced PORT FLAGS...: serve -1 under strace, its setsockopt calls in st.out
 # (LeakSanitizer cannot run under ptrace: off there for a SAN build).
 straced() {
