@@ -13,7 +13,6 @@
  * --server-bitrate-limit bound what a client may ask, as in iperf3 3.21.
  */
 #include <errno.h>
-#include <sched.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #include "nicdoctor/engine.h"
 #include "nicdoctor/iperf_flags.h"
 #include "nicdoctor/multi.h"
+#include "nicdoctor/serve_iperf.h"
 #include "nicdoctor/share.h"
 
 #define SERVE_CONFIG_DEFAULT "/etc/nicdoctor/serve.conf"
@@ -40,6 +40,11 @@ enum {
 	OPT_SHARE, OPT_SHARE_FROM, OPT_RSA_PRIVATE_KEY, OPT_AUTH_USERS, OPT_SKEW, OPT_PKCS1,
 	OPT_LOGFILE, OPT_MAX_DURATION, OPT_BITRATE_LIMIT,
 };
+
+/* iperf3 3.21's "Server or Client" flags that iperf_flags.c parses for both. */
+#define SERVE_IPERF_SHARED(c) \
+	((c) == ND_OPT_TIMESTAMPS || (c) == 'F' || (c) == ND_OPT_SND_TIMEOUT || \
+	 (c) == ND_OPT_CNTL_KA || (c) == 'm' || (c) == ND_OPT_CPORT)
 
 static const struct option serve_options[] = {
 	{ "port", required_argument, NULL, 'p' },
@@ -73,6 +78,16 @@ static const struct option serve_options[] = {
 	{ "debug", optional_argument, NULL, 'd' },
 	{ "forceflush", no_argument, NULL, ND_OPT_FORCEFLUSH },
 	{ "sctp", no_argument, NULL, ND_OPT_SCTP },
+	{ "xbind", required_argument, NULL, 'X' },
+	{ "nstreams", required_argument, NULL, ND_OPT_NSTREAMS },
+	{ "json-stream", no_argument, NULL, ND_OPT_JSON_STREAM },
+	{ "json-stream-full-output", no_argument, NULL, ND_OPT_JSON_STREAM_FULL },
+	{ "timestamps", optional_argument, NULL, ND_OPT_TIMESTAMPS },
+	{ "file", required_argument, NULL, 'F' },
+	{ "snd-timeout", required_argument, NULL, ND_OPT_SND_TIMEOUT },
+	{ "cntl-ka", optional_argument, NULL, ND_OPT_CNTL_KA },
+	{ "mptcp", no_argument, NULL, 'm' },
+	{ "cport", required_argument, NULL, ND_OPT_CPORT },
 	{ "help", no_argument, NULL, 'h' },
 	/* Service life and limits, iperf3 3.21's names. */
 	{ "daemon", no_argument, NULL, 'D' },
@@ -106,20 +121,27 @@ struct serve_opts {
 	const char *logfile;		/* --logfile */
 	char pidfile[4096];		/* absolute, once checked */
 	int log_fd;
+	/* --timestamps, -F, --snd-timeout, --cntl-ka, -m as iperf_flags.c
+	 * parses them for bench; copied into the server's config. */
+	struct nd_engine_params ip;
+	struct nd_iperf_out io;
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nicdoctor serve [-p PORT[-LAST]] [-1] [-B ADDR] [-4|-6] [--max-tests N]\n"
-		   "         [--max-streams N] [--max-memory SIZE] [--idle-timeout S]\n"
-		   "         [--rcv-timeout MS] [--tests N] [-q] [--config FILE]\n"
+	fprintf(f, "usage: nicdoctor serve [-p PORT[-LAST]] [-1] [-B ADDR[%%DEV]] [-4|-6]\n"
+		   "         [--max-tests N] [--max-streams N] [--max-memory SIZE]\n"
+		   "         [--idle-timeout S]"
+		   " [--rcv-timeout MS] [--tests N] [-q] [--config FILE]\n"
 		   "         [--share [--share-from CIDR,...] | --no-share]\n"
 		   "         [--rsa-private-key-path FILE --authorized-users-path FILE\n"
 		   "          [--time-skew-threshold S] [--use-pkcs1-padding]]\n"
 		   "         [-D] [-I PIDFILE] [--logfile FILE] [--server-max-duration S]\n"
 		   "         [--server-bitrate-limit RATE[/S]]\n"
 		   "         [-J] [-V] [-f UNIT] [-i S] [-A CPU] [--bind-dev DEV] [-v] [-d]\n"
-		   "         [--forceflush]\n");
+		   "         [--forceflush] [--json-stream [--json-stream-full-output]]\n"
+		   "         [--timestamps[=FORMAT]] [-F FILE] [--snd-timeout MS]\n"
+		   "         [--cntl-ka[=IDLE/INTV/CNT]] [-m]\n");
 }
 
 static cJSON *peer_payload(const struct nd_peer_request *req, void *arg)
@@ -266,66 +288,6 @@ static int parse_service_arg(int c, const char *arg, struct nd_server_config *cf
 	}
 }
 
-/* -A N: the whole server on core N, as iperf3 -s -A pins its process. */
-static int set_affinity(const char *text)
-{
-	cpu_set_t set;
-	long cpu;
-
-	if (nd_parse_long(text, 0, 0, CPU_SETSIZE - 1, &cpu) < 0)
-		return -EINVAL;
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
-}
-
-/* iperf3's server flags: 0, 1 (done, exit 0) or a negative errno after the message. */
-static int parse_iperf_flag(int c, const char *arg, struct nd_server_config *cfg)
-{
-	double secs;
-	const char *end;
-	int rc;
-
-	switch (c) {
-	case 'J': cfg->json_log = true; return 0;
-	case 'V': cfg->verbose_text = true; return 0;
-	case 'f':
-		if (!arg[0] || arg[1] || !strchr("kKmMgGtTaA", arg[0]))
-			break;
-		cfg->format = strchr("aA", arg[0]) ? 0 : arg[0];
-		return 0;
-	case 'i':
-		if (nd_parse_decimal(arg, &secs, &end) < 0 || *end ||
-		    (secs != 0 && (secs < 0.1 || secs > 60)))
-			break;
-		cfg->interval_set = true;
-		cfg->interval_sec = secs;
-		return 0;
-	case 'A':
-		rc = set_affinity(arg);
-		if (rc == -EINVAL)
-			break;
-		if (rc < 0)
-			nd_err("serve: cannot run on CPU '%s': %s", arg, strerror(-rc));
-		return rc;
-	case ND_OPT_BIND_DEV:
-		if (nd_ifname_valid(arg) < 0)
-			break;
-		cfg->bind_dev = arg;
-		return 0;
-	case 'v':
-		printf("nicdoctor %s (iperf 3.21 compatible)\n", ND_VERSION);
-		return 1;
-	case 'd': case ND_OPT_FORCEFLUSH:
-		return 0;	/* every line is flushed already; no debug output here */
-	case ND_OPT_SCTP:
-		nd_err("SCTP is not supported: nicdoctor measures TCP and UDP only");
-		return -EINVAL;
-	}
-	nd_err("serve: invalid value '%s'", arg ? arg : "");
-	return -EINVAL;
-}
-
 /* -p PORT or FIRST-LAST: one listening socket per port (listeners.c). */
 static int serve_parse_ports(const char *arg, struct nd_server_config *cfg)
 {
@@ -352,13 +314,21 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:1B:46qhDI:" "JVf:i:A:vd", serve_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:1B:46qhDI:" "JVf:i:A:vdX:F:m", serve_options, NULL)) != -1) {
 		int service = parse_service_arg(c, optarg, cfg, o);
 
 		if (service < 0)
 			goto bad;
 		if (service == 0)
 			continue;
+		if (SERVE_IPERF_SHARED(c)) {
+			service = nd_serve_shared_flag(c, optarg, &o->ip, &o->io);
+			if (service == -EINVAL)
+				goto bad;
+			if (service < 0)
+				return service;
+			continue;
+		}
 		switch (c) {
 		case 'p':	/* PORT or FIRST-LAST (issue 15) */
 			if (serve_parse_ports(optarg, cfg) < 0)
@@ -416,7 +386,9 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 		case 'h': usage(stdout); return 1;
 		case 'J': case 'V': case 'f': case 'i': case 'A': case 'v': case 'd':
 		case ND_OPT_BIND_DEV: case ND_OPT_FORCEFLUSH: case ND_OPT_SCTP:
-			v = parse_iperf_flag(c, optarg, cfg);
+		case ND_OPT_NSTREAMS: case 'X': case ND_OPT_JSON_STREAM:
+		case ND_OPT_JSON_STREAM_FULL:
+			v = nd_serve_iperf_flag(c, optarg, cfg);
 			if (v)
 				return (int)v;
 			break;
@@ -501,19 +473,41 @@ static int service_start(struct serve_opts *o, bool *ret_parent, int *ret_exit)
 	return rc;
 }
 
+static void serve_run(struct nd_server *server, struct serve_opts *o)
+{
+	struct sigaction sa;
+
+	nd_serve_output_start(&o->io, server);
+	signal_target = server;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	nd_server_run(server);
+	signal_target = NULL;
+	nd_serve_output_stop(&o->io);
+}
+
 int cmd_serve(int argc, char **argv)
 {
 	struct nd_server_config cfg;
 	struct serve_opts opts = { 0 };
 	struct nd_server *server;
-	struct sigaction sa;
 	bool parent;
 	int rc, exit_code = ND_EXIT_OK;
 
 	nd_server_config_init(&cfg);
 	rc = parse_args(argc, argv, &cfg, &opts);
-	if (rc != 0)
-		return rc > 0 ? ND_EXIT_OK : ND_EXIT_USAGE;
+	if (rc != 0)	/* -m without MPTCP here: the host's lack, not a usage error */
+		return rc > 0 ? ND_EXIT_OK : rc == -ENOPROTOOPT ? ND_EXIT_ENV : ND_EXIT_USAGE;
+	nd_serve_apply_shared(&opts.ip, &cfg);
+	nd_serve_split_bind(&opts.ip, &opts.io, &cfg);
+	if (cfg.bind_dev && nd_ifname_valid(cfg.bind_dev) < 0) {
+		nd_err("serve: invalid interface name '%s' after %%", cfg.bind_dev);
+		return ND_EXIT_USAGE;
+	}
 	if (apply_config(&opts) < 0)
 		return ND_EXIT_USAGE;
 	rc = setup_auth(&opts, &cfg);
@@ -542,15 +536,7 @@ int cmd_serve(int argc, char **argv)
 		nd_pidfile_remove(opts.pidfile);
 		return rc < 0 ? ND_EXIT_ENV : exit_code;
 	}
-	signal_target = server;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-	nd_server_run(server);
-	signal_target = NULL;
+	serve_run(server, &opts);
 	nd_server_destroy(server);
 	nd_auth_key_free(opts.auth.private_key);
 	nd_pidfile_remove(opts.pidfile);

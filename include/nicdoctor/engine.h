@@ -244,6 +244,15 @@ struct nd_server_config {
 	const char *bind_dev;		/* --bind-dev: SO_BINDTODEVICE on listeners */
 	bool interval_set;		/* -i: the server's own report interval */
 	double interval_sec;
+	/* iperf3 3.21's "Server or Client" options, with its server's meaning. */
+	bool json_stream;		/* --json-stream: event lines (implies json_log) */
+	bool json_stream_full;		/* --json-stream-full-output: the -J object too */
+	FILE *json_out;			/* -J and events, unprefixed; NULL: stdout */
+	const char *file;		/* -F: write what is received, send its content */
+	int snd_timeout_ms;		/* --snd-timeout: TCP_USER_TIMEOUT, control and data */
+	bool cntl_ka;			/* --cntl-ka[=IDLE/INTV/CNT] on control connections */
+	int cntl_ka_idle, cntl_ka_intv, cntl_ka_cnt;	/* 0: the system's */
+	bool mptcp;			/* -m: listen with IPPROTO_MPTCP */
 	/* --rsa-private-key-path and --authorized-users-path: every test must
 	 * authenticate, as with iperf3 -s; NULL refuses any credentials. */
 	const struct nd_auth_server *auth;
@@ -262,6 +271,8 @@ int nd_server_run(struct nd_server *server);
 /* Ask the loop to stop (safe from another thread or a signal-driven flag). */
 void nd_server_request_stop(struct nd_server *server);
 void nd_server_destroy(struct nd_server *server);
+/* Where -J and --json-stream go from now on (before nd_server_run). */
+void nd_server_set_json_out(struct nd_server *server, FILE *f);
 /* The bound port (useful with port 0). */
 uint16_t nd_server_port(const struct nd_server *server);
 unsigned nd_server_tests_done(const struct nd_server *server);

@@ -40,7 +40,9 @@ enum nd_state {
 /* iperf3 i_errno values we send or explain. */
 #define ND_IE_NUMSTREAMS   6
 #define ND_IE_BLOCKSIZE    7
+#define ND_IE_FILE         14
 #define ND_IE_TOTALRATE    27
+#define ND_IE_UDPFILE      34
 #define ND_IE_MAXDURATION  37
 #define ND_IE_MESSAGE      110
 #define ND_IE_RECVPARAMS   114
@@ -78,6 +80,8 @@ int nd_net_listen(const char *bind_addr, uint16_t port, int family, int socktype
 		  int *ret_fd);
 int nd_net_listen_dev(const char *bind_addr, const char *bind_dev, uint16_t port, int family,
 		      int socktype, int *ret_fd);
+int nd_net_listen_ex(const char *bind_addr, const char *bind_dev, uint16_t port, int family,
+		     int socktype, bool mptcp, int *ret_fd);
 void nd_net_addr_str(const struct sockaddr_storage *ss, char *host, size_t host_size,
 		     uint16_t *ret_port);
 double nd_now_sec(void);	/* CLOCK_MONOTONIC */

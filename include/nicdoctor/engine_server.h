@@ -79,6 +79,12 @@ struct nd_budget_use {
 };
 
 void *nd_server_test_main(void *arg);
+/* server_out.c: what serve prints of a test (text, -J, --json-stream). */
+char *nd_server_summary_text(const struct nd_test *t);
+void nd_server_accepted(struct nd_slot *sl);
+void nd_server_json_start(const struct nd_server *s, const struct nd_test *t);
+/* t: NULL when it could not be allocated; rc < 0: the test failed. */
+void nd_server_report(struct nd_slot *sl, struct nd_test *t, int rc);
 /* listeners.c: every port of cfg.port..cfg.port_last. */
 int nd_server_listen_ports(struct nd_server *s);
 void nd_server_listen_close(struct nd_server *s);

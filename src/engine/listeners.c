@@ -29,8 +29,8 @@ int nd_server_listen_ports(struct nd_server *s)
 	for (unsigned port = cfg->port; port <= last; port++) {
 		int fd;
 
-		rc = nd_net_listen_dev(cfg->bind_addr, cfg->bind_dev, (uint16_t)port, cfg->family,
-				       SOCK_STREAM, &fd);
+		rc = nd_net_listen_ex(cfg->bind_addr, cfg->bind_dev, (uint16_t)port, cfg->family,
+				      SOCK_STREAM, cfg->mptcp, &fd);
 		if (rc < 0) {
 			nd_server_listen_close(s);
 			return rc;

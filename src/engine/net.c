@@ -215,6 +215,13 @@ int nd_net_listen(const char *bind_addr, uint16_t port, int family, int socktype
 int nd_net_listen_dev(const char *bind_addr, const char *bind_dev, uint16_t port, int family,
 		      int socktype, int *ret_fd)
 {
+	return nd_net_listen_ex(bind_addr, bind_dev, port, family, socktype, false, ret_fd);
+}
+
+/* serve -m: an MPTCP listener, which takes plain TCP clients too (fallback). */
+int nd_net_listen_ex(const char *bind_addr, const char *bind_dev, uint16_t port, int family,
+		     int socktype, bool mptcp, int *ret_fd)
+{
 	struct addrinfo hints = { .ai_family = family, .ai_socktype = socktype,
 				  .ai_flags = AI_PASSIVE };
 	struct addrinfo *res = NULL, *ai;
@@ -233,7 +240,8 @@ int nd_net_listen_dev(const char *bind_addr, const char *bind_dev, uint16_t port
 	if (rc != 0 || !res)
 		return -EADDRNOTAVAIL;
 	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+			    mptcp && socktype == SOCK_STREAM ? ND_IPPROTO_MPTCP : ai->ai_protocol);
 		if (fd < 0) {
 			fd = -errno;
 			continue;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nicdoctor/engine_int.h"
 
@@ -233,6 +234,26 @@ static void sum_line(FILE *f, const struct nd_test *t, const char *id, const cha
 	row(t, f, id, role, 0, v->sec, v->bytes, tail);
 }
 
+/* -F: 3.21's line under a stream's sender row, in its byte units ("977 KByte"). */
+static void diskfile_line(FILE *f, const struct nd_test *t, uint64_t bytes)
+{
+	char moved[32], size[32];
+	struct stat st;
+	size_t len;
+
+	if (!t->p.file || t->p.udp || stat(t->p.file, &st) < 0)
+		return;
+	fmt_unit(moved, sizeof(moved), (double)bytes, false);
+	fmt_unit(size, sizeof(size), (double)st.st_size, false);
+	if ((len = strlen(moved)) && moved[len - 1] == 's')
+		moved[len - 1] = '\0';
+	if ((len = strlen(size)) && size[len - 1] == 's')
+		size[len - 1] = '\0';
+	fprintf(f, "        Sent %s / %s (%d%%) of %s\n", moved, size,
+		st.st_size > 0 ? (int)((double)bytes / (double)st.st_size * 100.0) : 100,
+		t->p.file);
+}
+
 static void summary_group(FILE *f, const struct nd_test *t, bool sending)
 {
 	struct sum_row tx, rx, stx = { 0 }, srx = { 0 };
@@ -248,6 +269,7 @@ static void summary_group(FILE *f, const struct nd_test *t, bool sending)
 		sum_views(t, s, &tx, &rx);
 		snprintf(id, sizeof(id), "%3d", s->id);
 		sum_line(f, t, id, role_tag(t, sending), &tx, true);
+		diskfile_line(f, t, sending ? tx.bytes : rx.bytes);
 		sum_line(f, t, id, role_tag(t, sending), &rx, false);
 		n++;
 		stx.bytes += tx.bytes;

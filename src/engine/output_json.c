@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -375,6 +376,32 @@ static cJSON *nicdoctor_json(const struct nd_test *t)
 	return o;
 }
 
+/*
+ * -F: 3.21's "diskfile" object between a stream's sender and receiver
+ * views: the bytes each end moved against the file's size now.
+ */
+static void add_diskfile(cJSON *o, const struct nd_test *t, const struct nd_stream *s)
+{
+	uint64_t local = atomic_load(&s->bytes) - s->omit_bytes;
+	uint64_t sent = s->sending ? local : s->remote_bytes;
+	uint64_t received = s->sending ? s->remote_bytes : local;
+	struct stat st;
+	cJSON *d;
+
+	if (!t->p.file || stat(t->p.file, &st) < 0)
+		return;
+	d = cJSON_AddObjectToObject(o, "diskfile");
+	cJSON_AddNumberToObject(d, "sent", (double)sent);
+	cJSON_AddNumberToObject(d, "received", (double)received);
+	cJSON_AddNumberToObject(d, "size", (double)st.st_size);
+	/* As 3.21: a file of size 0 counts as all sent. */
+	cJSON_AddNumberToObject(d, "percent_sent", st.st_size > 0 ?
+				(int)((double)sent / (double)st.st_size * 100.0) : 100);
+	cJSON_AddNumberToObject(d, "percent_received", st.st_size > 0 ?
+				(int)((double)received / (double)st.st_size * 100.0) : 100);
+	cJSON_AddStringToObject(d, "filename", t->p.file);
+}
+
 cJSON *nd_out_json(const struct nd_test *t, int rc)
 {
 	cJSON *o = cJSON_CreateObject(), *arr, *end, *cpu;
@@ -396,6 +423,7 @@ cJSON *nd_out_json(const struct nd_test *t, int rc)
 			cJSON_AddItemToObject(s, "udp", end_udp_view(t, &t->streams[i]));
 		} else {
 			cJSON_AddItemToObject(s, "sender", end_view(t, &t->streams[i], true));
+			add_diskfile(s, t, &t->streams[i]);
 			cJSON_AddItemToObject(s, "receiver", end_view(t, &t->streams[i], false));
 		}
 		cJSON_AddItemToArray(arr, s);

@@ -113,6 +113,8 @@ const char *nd_proto_error_text(int code)
 	case ND_IE_NUMSTREAMS: return "more parallel streams than the server allows";
 	case ND_IE_BLOCKSIZE: return "block size or streams need more memory than the server allows";
 	case 27: return "total required bandwidth is larger than server limit";
+	case ND_IE_FILE: return "unable to open -F file";
+	case ND_IE_UDPFILE: return "cannot transfer file using UDP";
 	case 37: return "test duration is longer than the server allows";
 	case ND_IE_MESSAGE: return "received an unknown control message";
 	case ND_IE_RECVPARAMS: return "the server refused the test parameters";

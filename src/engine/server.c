@@ -142,6 +142,11 @@ int nd_server_create(const struct nd_server_config *cfg, struct nd_server **ret_
 	return 0;
 }
 
+void nd_server_set_json_out(struct nd_server *server, FILE *f)
+{
+	server->cfg.json_out = f;
+}
+
 uint16_t nd_server_port(const struct nd_server *server)
 {
 	return server->port;
@@ -208,15 +213,35 @@ static struct nd_slot *free_slot(struct nd_server *s)
 	return NULL;
 }
 
+/*
+ * A new control connection, as 3.21's iperf_accept(): --snd-timeout and
+ * --cntl-ka (each keepalive value 0 keeps the system's).
+ */
+static void control_sockopts(const struct nd_server_config *cfg, int fd)
+{
+	int one = 1;
+
+	/* Small control messages must not wait behind Nagle for a delayed ACK. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (cfg->snd_timeout_ms > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &cfg->snd_timeout_ms, sizeof(int));
+	if (!cfg->cntl_ka)
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	if (cfg->cntl_ka_idle > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &cfg->cntl_ka_idle, sizeof(int));
+	if (cfg->cntl_ka_intv > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &cfg->cntl_ka_intv, sizeof(int));
+	if (cfg->cntl_ka_cnt > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cfg->cntl_ka_cnt, sizeof(int));
+}
+
 static void start_test(struct nd_server *s, struct nd_slot *sl, struct nd_pending *pd)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 
-	int one = 1;
-
-	/* Small control messages must not wait behind Nagle for a delayed ACK. */
-	setsockopt(pd->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	control_sockopts(&s->cfg, pd->fd);
 	sl->ctrl_fd = pd->fd;
 	memcpy(sl->cookie, pd->cookie, ND_COOKIE_LEN);
 	sl->cookie[ND_COOKIE_LEN - 1] = '\0';

@@ -214,9 +214,11 @@ static bool progress_bytes(struct nd_test *t, int timeout_ms, uint64_t *ret_byte
 }
 
 /*
- * --server-max-duration and --server-bitrate-limit at the parameter
- * exchange, as 3.21's get_parameters(): a test by bytes or blocks has no
- * duration, so a server with a maximum refuses it too.
+ * -F, --server-max-duration and --server-bitrate-limit at the parameter
+ * exchange, as 3.21's get_parameters(): a file goes over TCP only, and
+ * must be readable where this end sends it; a test
+ * by bytes or blocks has no duration, so a server with a maximum refuses
+ * it too.
  */
 static int check_limits(struct nd_slot *sl, const struct nd_engine_params *p,
 			char *why, size_t why_size)
@@ -225,6 +227,20 @@ static int check_limits(struct nd_slot *sl, const struct nd_engine_params *p,
 	uint64_t want_bps = (uint64_t)p->streams * p->rate_bps * (p->bidir ? 2 : 1);
 	int to = nd_server_ctrl_timeout_ms(sl->server);
 
+	if (cfg->file && p->udp) {
+		snprintf(why, why_size, "refused: cannot transfer file using UDP (-F)");
+		nd_proto_send_error(sl->ctrl_fd, ND_IE_UDPFILE, 0, to);
+		return -EINVAL;
+	}
+	/* A file to send that is not there: told now, as 3.21 fails its
+	 * streams, not after the client waited out --rcv-timeout. */
+	if (cfg->file && (p->reverse || p->bidir) && access(cfg->file, R_OK) < 0) {
+		int err = errno;
+
+		snprintf(why, why_size, "cannot read -F file '%s': %s", cfg->file, strerror(err));
+		nd_proto_send_error(sl->ctrl_fd, ND_IE_FILE, err, to);
+		return -err;
+	}
 	if (cfg->max_duration_sec > 0 &&
 	    (p->duration_sec == 0 || p->duration_sec + p->omit_sec > cfg->max_duration_sec)) {
 		if (p->duration_sec == 0)
@@ -378,19 +394,6 @@ static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 	return rc;
 }
 
-static char *summary_text(const struct nd_test *t)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	nd_out_text_summary(f, t);
-	fclose(f);
-	return text;
-}
-
 /* The far-end view a diagnose client asked for, with this host's per-CPU
  * load during the test, under "nicdoctor_peer" (stock iperf3 ignores it). */
 static void add_peer_payload(const struct nd_slot *sl, struct nd_test *t, cJSON *ours)
@@ -434,7 +437,7 @@ static int exchange_results(const struct nd_slot *sl, struct nd_test *t)
 	if (rc == 0)
 		add_peer_payload(sl, t, ours);
 	if (rc == 0 && t->p.get_server_output) {
-		text = summary_text(t);
+		text = nd_server_summary_text(t);
 		if (text)
 			cJSON_AddStringToObject(ours, "server_output_text", text);
 		free(text);
@@ -482,6 +485,7 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 		return rc;
 	if (t->text_out && t->out.verbose)
 		nd_out_verbose_start(t->text_out, t);
+	nd_server_json_start(sl->server, t);
 	nd_test_begin(t);
 	rc = nd_test_start_workers(t);
 	if (rc == 0)
@@ -514,41 +518,22 @@ static int admit(struct nd_slot *sl, const struct nd_engine_params *p,
 	return rc;
 }
 
-/* serve -J: each test's results as iperf3 -s -J prints them. */
-static void report_json(const struct nd_test *t, int rc)
+/* The server's own settings over the client's parameters. */
+static void apply_settings(const struct nd_server *s, struct nd_test *t)
 {
-	cJSON *o = nd_out_json(t, rc);
-	char *text = o ? cJSON_Print(o) : NULL;
+	const struct nd_server_config *cfg = &s->cfg;
 
-	if (text)
-		printf("%s\n", text);
-	fflush(stdout);
-	cJSON_free(text);
-	cJSON_Delete(o);
-}
-
-static void report(struct nd_slot *sl, struct nd_test *t, int rc)
-{
-	struct nd_server *s = sl->server;
-
-	if (s->cfg.quiet)
-		return;
-	pthread_mutex_lock(&s->out_lock);
-	if (s->cfg.json_log && t) {
-		report_json(t, rc);
-		pthread_mutex_unlock(&s->out_lock);
-		return;
-	}
-	if (rc == 0) {
-		nd_out_text_summary(stdout, t);
-		if (t->out.verbose)
-			nd_out_verbose_end(stdout, t);
-	} else
-		printf("test from %s port %u ended: %s\n", sl->peer, sl->peer_port,
-		       t && t->err[0] ? t->err : strerror(-rc));
-	printf("-----------------------------------------------------------\n");
-	fflush(stdout);
-	pthread_mutex_unlock(&s->out_lock);
+	/* --json-stream drops each interval once printed, as 3.21 does. */
+	t->keep_intervals = cfg->json_log && (!cfg->json_stream || cfg->json_stream_full);
+	t->out.json_stream = cfg->json_stream && !cfg->quiet ?
+			     (cfg->json_out ? cfg->json_out : stdout) : NULL;
+	t->out.verbose = cfg->verbose_text;
+	t->out.format = cfg->format;
+	if (cfg->interval_set)
+		t->p.interval_sec = cfg->interval_sec;
+	t->p.extra_data = t->extra.extra_data[0] ? t->extra.extra_data : NULL;
+	t->p.file = cfg->file;
+	t->p.snd_timeout_ms = cfg->snd_timeout_ms;
 }
 
 void *nd_server_test_main(void *arg)
@@ -561,14 +546,7 @@ void *nd_server_test_main(void *arg)
 	struct nd_test *t = calloc(1, sizeof(*t));
 	int rc = t ? read_params(sl, &p, &extra, t->err, sizeof(t->err)) : -ENOMEM;
 
-	if (!s->cfg.quiet && !s->cfg.json_log) {
-		pthread_mutex_lock(&s->out_lock);
-		printf("Accepted connection from %s, port %u\n", sl->peer, sl->peer_port);
-		if (sl->authenticated)
-			printf("Authenticated as '%s'\n", sl->auth_user);
-		fflush(stdout);
-		pthread_mutex_unlock(&s->out_lock);
-	}
+	nd_server_accepted(sl);
 	/* A refused credential does not use up -1 or --tests, as in iperf3. */
 	sl->auth_refused = rc == -EACCES;
 	if (rc == 0)
@@ -587,18 +565,13 @@ void *nd_server_test_main(void *arg)
 		memcpy(t->cookie, sl->cookie, ND_COOKIE_LEN);
 		if (s->cfg.max_tests == 1 && !s->cfg.quiet && !s->cfg.json_log)
 			t->text_out = stdout;
-		t->keep_intervals = s->cfg.json_log;
-		t->out.verbose = s->cfg.verbose_text;
-		t->out.format = s->cfg.format;
-		if (s->cfg.interval_set)
-			t->p.interval_sec = s->cfg.interval_sec;
-		t->p.extra_data = t->extra.extra_data[0] ? t->extra.extra_data : NULL;
+		apply_settings(s, t);
 		rc = run_streams(sl, t);
 		atomic_store(&sl->phase, ND_SLOT_FINISHING);	/* see below */
-		report(sl, t, rc);
+		nd_server_report(sl, t, rc);
 		nd_test_free(t);
 	} else if (!s->cfg.quiet) {
-		report(sl, t, rc);
+		nd_server_report(sl, t, rc);
 	}
 	/* Before the client can see the close: a client that connects again at
 	 * once (after a refused test, say) then waits for this slot instead of
