@@ -325,9 +325,8 @@ cJSON *nd_report_document(const struct nd_report *report)
 	return doc;
 }
 
-int nd_render_json(const struct nd_report *report, FILE *out)
+int nd_report_print_json(cJSON *doc, FILE *out)
 {
-	cJSON *doc = nd_report_document(report);
 	char *text;
 	int r = 0;
 
@@ -341,4 +340,9 @@ int nd_render_json(const struct nd_report *report, FILE *out)
 		r = -EIO;
 	free(text);
 	return r;
+}
+
+int nd_render_json(const struct nd_report *report, FILE *out)
+{
+	return nd_report_print_json(nd_report_document(report), out);
 }

@@ -19,6 +19,10 @@
 /* nd_report_to_json, redacted when report->redact.  NULL on ENOMEM. */
 cJSON *nd_report_document(const struct nd_report *report);
 
+/* doc printed as the JSON reports are (indented, a newline), then freed;
+ * NULL is -ENOMEM.  0, -ENOMEM or -EIO. */
+int nd_report_print_json(cJSON *doc, FILE *out);
+
 /* A JSON value as a person reads it: strings unquoted, integers without a
  * fraction, null as "unknown", objects and arrays compact.  Returns buf. */
 char *nd_json_text(const cJSON *item, char *buf, size_t size);

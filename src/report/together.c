@@ -27,8 +27,6 @@ static int render_json(const struct nd_report *reports, unsigned n, const cJSON 
 		       FILE *out)
 {
 	cJSON *doc = nd_report_document(&reports[0]), *others;
-	char *text;
-	int r = 0;
 
 	if (!doc)
 		return -ENOMEM;
@@ -43,14 +41,7 @@ static int render_json(const struct nd_report *reports, unsigned n, const cJSON 
 		cJSON_AddItemToArray(others, one);
 	}
 	cJSON_AddItemToObject(doc, "together", together_doc(&reports[0], together));
-	text = cJSON_Print(doc);
-	cJSON_Delete(doc);
-	if (!text)
-		return -ENOMEM;
-	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		r = -EIO;
-	free(text);
-	return r;
+	return nd_report_print_json(doc, out);
 }
 
 /* Mbit/s as every report prints them; "unknown" for null. */

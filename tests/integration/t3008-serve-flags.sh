@@ -10,22 +10,13 @@ OLD=$(command -v iperf3 || true)	# Debian's 3.12, where it has the flag
 P_JS=5860 P_JS3=5861 P_FULL=5862 P_CMD=5863 P_TS=5864 P_TS3=5865 P_FF=5866 P_FR=5867
 P_FU=5868 P_SND=5869 P_KA=5870 P_MP=5871 P_BAD=5872 P_F12=5873
 
-wait_listen() {
-	i=0
-	while ! ss -Hltn "sport = :$1" | grep -q .; do
-		i=$((i + 1))
-		[ $i -le 200 ] || { echo "nothing listens on port $1" >&2; return 1; }
-		sleep 0.05
-	done
-}
-
 # our_server PORT FLAGS...: one test, stdout in server.out
 our_server() {
 	port=$1; shift
 	"$ND" serve -1 -B 127.0.0.1 -p "$port" "$@" >server.out 2>server.err &
 	srv=$!
 	test_when_finished "kill $srv 2>/dev/null"
-	wait_listen "$port"
+	nd_wait_listen "$port"
 }
 
 # new_server PORT FLAGS...: 3.21's server, the same way, stdout in theirs.out
@@ -34,7 +25,7 @@ new_server() {
 	"$NEW" -s -1 -B 127.0.0.1 -p "$port" "$@" >theirs.out 2>theirs.err &
 	srv=$!
 	test_when_finished "kill $srv 2>/dev/null"
-	wait_listen "$port"
+	nd_wait_listen "$port"
 }
 
 # The event names of a --json-stream output, each line parsed as JSON
@@ -101,7 +92,7 @@ assert full[\"intervals\"], \"no intervals kept\"
 
 test_expect_success 'nicdoctor iperf3 -s --json-stream -1: the same events' '
 	"$ND" iperf3 -s --json-stream -1 -B 127.0.0.1 -p $P_CMD >server.out 2>server.err &
-	srv=$! && test_when_finished "kill $srv 2>/dev/null" && wait_listen $P_CMD &&
+	srv=$! && test_when_finished "kill $srv 2>/dev/null" && nd_wait_listen $P_CMD &&
 	timeout 20 "$NEW" -c 127.0.0.1 -p $P_CMD -t 1 -R >/dev/null && wait $srv &&
 	events server.out >ours.ev && echo "start interval end" >want && test_cmp want ours.ev
 '
@@ -130,7 +121,7 @@ test_expect_success '--timestamps=FORMAT, strftime: every line (3.12 client), as
 
 test_expect_success '--timestamps: each line reaches a file as printed, not at exit' '
 	"$ND" serve -B 127.0.0.1 -p $P_TS --timestamps >server.out 2>server.err &
-	srv=$! && test_when_finished "kill $srv 2>/dev/null" && wait_listen $P_TS &&
+	srv=$! && test_when_finished "kill $srv 2>/dev/null" && nd_wait_listen $P_TS &&
 	timeout 20 "$NEW" -c 127.0.0.1 -p $P_TS -t 1 >/dev/null && sleep 0.3 &&
 	cat server.out && grep -q "Accepted connection" server.out &&
 	grep -q " receiver$" server.out && all_stamped server.out &&
@@ -212,7 +203,7 @@ straced() {
 		"$ND" serve -1 -B 127.0.0.1 -p "$port" "$@" >server.out 2>server.err &
 	srv=$!
 	test_when_finished "kill $srv 2>/dev/null"
-	wait_listen "$port"
+	nd_wait_listen "$port"
 }
 
 test_expect_success '--snd-timeout MS: TCP_USER_TIMEOUT on the control and the data sockets' '

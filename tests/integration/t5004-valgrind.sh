@@ -68,10 +68,7 @@ test_expect_success 'bench against serve, both under valgrind' '
 	vg serve.vg "$ND" serve -p $PORT -1 -q &
 	srv=$!
 	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-	for i in $(seq 100); do
-		ss -Hltn "sport = :$PORT" | grep -q . && break
-		sleep 0.1
-	done
+	nd_wait_listen $PORT &&
 	vg bench.vg "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -J >bench.json &&
 	wait $srv &&
 	clean bench.vg && clean serve.vg &&
@@ -83,10 +80,7 @@ test_expect_success 'UDP bench against serve under valgrind' '
 	vg userve.vg "$ND" serve -p $PORT -1 -q &
 	srv=$!
 	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-	for i in $(seq 100); do
-		ss -Hltn "sport = :$PORT" | grep -q . && break
-		sleep 0.1
-	done
+	nd_wait_listen $PORT &&
 	vg ubench.vg "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -u -b 10M >ubench.out &&
 	wait $srv &&
 	clean ubench.vg && clean userve.vg
@@ -98,10 +92,7 @@ test_expect_success 'bench with two targets (a port range) against serve -p RANG
 	vg mserve.vg "$ND" serve -p 27371-27372 --tests 2 -q &
 	srv=$!
 	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-	for i in $(seq 100); do
-		ss -Hltn "sport = :27372" | grep -q . && break
-		sleep 0.1
-	done
+	nd_wait_listen 27372 &&
 	vg mbench.vg "$ND" bench -c 127.0.0.1 -p 27371-27372 -t 1 -b 20M -J >multi.json &&
 	wait $srv &&
 	clean mbench.vg && clean mserve.vg &&

@@ -119,6 +119,17 @@ test_done() {
 	exit $?
 }
 
+# nd_wait_listen PORT: until a TCP socket listens on PORT (10 s at most;
+# a server under valgrind or ASan takes a while to get there).
+nd_wait_listen() {
+	nd_wl_i=0
+	while ! ss -Hltn "sport = :$1" | grep -q .; do
+		nd_wl_i=$((nd_wl_i + 1))
+		[ $nd_wl_i -le 200 ] || { echo "nothing listens on port $1" >&2; return 1; }
+		sleep 0.05
+	done
+}
+
 # A private network namespace, removed on every exit path.
 nd_netns_add() {
 	ip netns add "$1" || return 1
