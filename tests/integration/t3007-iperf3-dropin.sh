@@ -8,19 +8,21 @@ NEW=${IPERF3_NEW:-$SRC_DIR/build-peers/iperf-3.21/bin/iperf3}
 PORT=$((27700 + $$ % 50))  # below the ephemeral range, no other script
 KEYS="python3 $TEST_DIR/json-keys.py"
 
-# A 3.21 server for one test: new_server [FLAGS]
+# A 3.21 server for one test: new_server [FLAGS].  Every test uses the
+# same port, so a test's server is waited for when it ends: one left
+# listening (killed, not yet gone) made the next server's bind fail.
 new_server() {
 	"$NEW" -s -1 -p $PORT "$@" >server.out 2>&1 &
 	srv=$!
-	test_when_finished "kill $srv 2>/dev/null"
-	sleep 0.4
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	nd_wait_listen $PORT
 }
 
 our_server() {
 	"$ND" serve -1 -p $PORT "$@" >server.out 2>&1 &
 	srv=$!
-	test_when_finished "kill $srv 2>/dev/null"
-	sleep 0.4
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	nd_wait_listen $PORT
 }
 
 # bench -J has every key 3.21's client -J has: client_keys "FLAGS"
@@ -173,15 +175,15 @@ test_expect_success 'serve -V -f m --bind-dev lo: 3.21 -V lines, Mbits' '
 
 test_expect_success 'nicdoctor iperf3 -c and -s: the whole iperf3 command line' '
 	"$ND" iperf3 -s -1 -p $PORT >srv.txt 2>&1 &
-	srv=$! && test_when_finished "kill $srv 2>/dev/null" && sleep 0.4 &&
+	srv=$! && test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null" && nd_wait_listen $PORT &&
 	timeout 20 "$ND" iperf3 -c 127.0.0.1 -p $PORT -t 1 >out && wait $srv &&
 	grep -q "^iperf Done.$" out && grep -q "receiver$" srv.txt
 '
 
 test_expect_success 'the binary run as iperf3 (a link) is the drop-in; 3.21 talks to it' '
 	ln -s "$ND" iperf3 &&
-	./iperf3 -s -1 -p $PORT >srv.txt 2>&1 &
-	srv=$! && test_when_finished "kill $srv 2>/dev/null" && sleep 0.4 &&
+	{ ./iperf3 -s -1 -p $PORT >srv.txt 2>&1 & } &&
+	srv=$! && test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null" && nd_wait_listen $PORT &&
 	timeout 20 "$NEW" -c 127.0.0.1 -p $PORT -t 1 -J >c.json && wait $srv &&
 	new_server && timeout 20 ./iperf3 -c 127.0.0.1 -p $PORT -t 1 -J >o.json && wait $srv &&
 	python3 -m json.tool o.json >/dev/null && ./iperf3 -v | grep -q "iperf 3.21 compatible"
