@@ -53,8 +53,8 @@ PY
 our_client() {
 	iperf3 -s -p $PORT -1 >iperf3-server.out 2>&1 &
 	srv=$!
-	test_when_finished "kill $srv 2>/dev/null"
-	sleep 0.3
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	nd_wait_listen $PORT || return 1
 	case "$1" in *-R*) stock=;; *) stock=forward;; esac
 	timeout 30 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -J $1 >client.json &&
 	wait $srv && totals_agree client.json "$stock"
@@ -64,8 +64,8 @@ our_client() {
 their_client() {
 	timeout 30 "$ND" serve -p $PORT -1 -q &
 	srv=$!
-	test_when_finished "kill $srv 2>/dev/null"
-	sleep 0.3
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	nd_wait_listen $PORT || return 1
 	case "$1" in *-R*) stock=forward;; *--bidir*) stock=reverse;; *) stock=;; esac
 	timeout 30 iperf3 -c 127.0.0.1 -p $PORT -t 1 -J $1 >client.json &&
 	wait $srv && totals_agree client.json "$stock"
@@ -82,8 +82,8 @@ done
 our_client_amount() {
 	iperf3 -s -p $PORT -1 >iperf3-server.out 2>&1 &
 	srv=$!
-	test_when_finished "kill $srv 2>/dev/null"
-	sleep 0.3
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	nd_wait_listen $PORT || return 1
 	case "$1" in *-R*) stock=;; *) stock=forward;; esac
 	timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -J $1 >client.json &&
 	wait $srv && totals_agree client.json "$stock" && nd_amount_ok client.json $2 $3 $4
@@ -92,8 +92,8 @@ our_client_amount() {
 their_client_amount() {
 	timeout 30 "$ND" serve -p $PORT -1 -q &
 	srv=$!
-	test_when_finished "kill $srv 2>/dev/null"
-	sleep 0.3
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	nd_wait_listen $PORT || return 1
 	case "$1" in *-R*) stock=forward;; *--bidir*) stock=reverse;; *) stock=;; esac
 	timeout 20 iperf3 -c 127.0.0.1 -p $PORT -J $1 >client.json &&
 	wait $srv && totals_agree client.json "$stock" && nd_amount_ok client.json $2 $3 $4
@@ -121,8 +121,8 @@ done
 test_expect_success 'text output against iperf3 has sender and receiver summary lines' '
 	iperf3 -s -p $PORT -1 >/dev/null 2>&1 &
 	srv=$!
-	test_when_finished "kill $srv 2>/dev/null"
-	sleep 0.3
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	nd_wait_listen $PORT || return 1
 	timeout 30 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -P 2 >out.txt &&
 	grep -q "^\[SUM\].*sender$" out.txt && grep -q "^\[SUM\].*receiver$" out.txt &&
 	grep -q "connected to 127.0.0.1 port $PORT" out.txt
@@ -131,8 +131,8 @@ test_expect_success 'text output against iperf3 has sender and receiver summary 
 test_expect_success 'our server answers a stock client with its output (--get-server-output)' '
 	timeout 30 "$ND" serve -p $PORT -1 -q &
 	srv=$!
-	test_when_finished "kill $srv 2>/dev/null"
-	sleep 0.3
+	test_when_finished "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+	nd_wait_listen $PORT || return 1
 	timeout 30 iperf3 -c 127.0.0.1 -p $PORT -t 1 --get-server-output >out.txt &&
 	grep -q "Server output" out.txt && grep -q "receiver" out.txt
 '
