@@ -13,6 +13,20 @@ fixture_iface() {
 		sed -n "s/^ethtool_-i_//p"; } | head -n 1
 }
 
+# The title and evidence of each finding that differs, so a failure says
+# why (a SAN pass once saw rps.off_single_queue unknown, not reproduced).
+why_differs() {
+	python3 - "$@" <<-\PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	diff = set(open(sys.argv[2]).read().split("\n")) ^ set(open(sys.argv[3]).read().split("\n"))
+	ids = {l.split()[0] for l in diff if l.strip()}
+	for f in d["findings"]:
+	    if f["id"] in ids:
+	        print(f["id"], f["severity"], f.get("title"), json.dumps(f.get("evidence"))[:400])
+	PY
+}
+
 for fixture in "$FIXTURES"/*/; do
 	fixture=${fixture%/}
 	[ -f "$fixture/expected-findings.txt" ] || continue
@@ -23,7 +37,7 @@ for fixture in "$FIXTURES"/*/; do
 		grep -v "^#" "$fixture/expected-findings.txt" | sort >expect &&
 		cut -d" " -f1 expect >ids &&
 		nd_findings <report.json | grep -F -w -f ids | sort >actual &&
-		test_cmp expect actual
+		{ test_cmp expect actual || { why_differs report.json expect actual; false; }; }
 	'
 done
 
