@@ -247,14 +247,8 @@ static int parse_bitrate_limit(const char *text, struct nd_server_config *cfg)
 	const char *end;
 	double v, iv = cfg->bitrate_limit_interval_sec;
 
-	if (nd_parse_decimal(text, &v, &end) < 0 || v < 0)
+	if (nd_parse_rate_si(text, &v, &end) < 0)
 		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	case 't': case 'T': v *= 1e12; end++; break;
-	}
 	if (*end == '/') {
 		if (nd_parse_decimal(end + 1, &iv, &end) < 0 || (iv != 0 && (iv < 0.1 || iv > 60)))
 			return -EINVAL;

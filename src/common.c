@@ -93,3 +93,22 @@ int nd_parse_decimal(const char *text, double *ret, const char **ret_end)
 	*ret_end = s;
 	return 0;
 }
+
+int nd_parse_rate_si(const char *text, double *ret, const char **ret_end)
+{
+	const char *end;
+	double v;
+
+	if (nd_parse_decimal(text, &v, &end) < 0 || v < 0)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	case 't': case 'T': v *= 1e12; end++; break;
+	default: break;
+	}
+	*ret = v;
+	*ret_end = end;
+	return 0;
+}

@@ -53,16 +53,7 @@ static int parse_rate(const char *text, uint64_t *ret)
 	const char *end;
 	double v;
 
-	if (nd_parse_decimal(text, &v, &end) < 0 || v < 0)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	case 't': case 'T': v *= 1e12; end++; break;
-	default: break;
-	}
-	if (*end || v > 4e18)
+	if (nd_parse_rate_si(text, &v, &end) < 0 || *end || v > 4e18)
 		return -EINVAL;
 	*ret = (uint64_t)v;
 	return 0;

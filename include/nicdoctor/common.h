@@ -33,6 +33,11 @@ int nd_parse_long(const char *text, int base, long lo, long hi, long *ret);
  * may follow.  0 or -EINVAL. */
 int nd_parse_decimal(const char *text, double *ret, const char **ret_end);
 
+/* A non-negative decimal rate with iperf3's 1000-based K, M, G or T
+ * ("1G", "2.5m"): bits/s in *ret, *ret_end past the suffix (where "/N"
+ * may follow).  0 or -EINVAL. */
+int nd_parse_rate_si(const char *text, double *ret, const char **ret_end);
+
 /* Validate an interface name as the kernel does: 1..15 bytes, no '/',
  * no whitespace, not "." or "..".  0 or -EINVAL. */
 int nd_ifname_valid(const char *name);
