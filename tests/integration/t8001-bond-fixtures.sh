@@ -3,21 +3,10 @@ test_description='bonds from real /proc/net/bonding captures: the bond checks wi
 . ./test-lib.sh
 test_require_cmd python3
 
-# id severity ceiling title, for the bond checks of a JSON report.
-bond_findings() {
-	python3 -c '
-import json, sys
-for f in json.load(sys.stdin)["findings"]:
-    if f["id"].startswith("bond."):
-        c = f["ceiling_mbps"]
-        print(f["id"], f["severity"], "-" if c is None else round(c), f["title"])
-'
-}
-
 test_expect_success '802.3ad v3.2.4 capture: layer2, no partner, split aggregators' '
 	{ "$ND" diagnose bond0 --sysroot "$FIXTURES/bond-8023ad-no-partner-split" --json \
 		>report.json; test $? = 1; } &&
-	bond_findings <report.json >actual &&
+	nd_bond_findings <report.json >actual &&
 	cat >expect <<-\EOT &&
 	bond.member_down ok - all 2 members up
 	bond.speed_mismatch ok - all 2 members up at 1000 Mbit/s
@@ -47,8 +36,8 @@ for f in json.load(open(\"report.json\"))[\"findings\"]:
 test_expect_success 'without /proc/net/bonding the sysfs files give the same judgement' '
 	"$ND" diagnose bond0 --sysroot "$FIXTURES/bond-sysfs-8023ad-no-partner-split" --json \
 		>sysfs.json; test $? = 1 &&
-	bond_findings <report.json >proc.txt &&
-	bond_findings <sysfs.json >sysfs.txt &&
+	nd_bond_findings <report.json >proc.txt &&
+	nd_bond_findings <sysfs.json >sysfs.txt &&
 	test_cmp proc.txt sysfs.txt &&
 	python3 -c "
 import json
@@ -60,7 +49,7 @@ print([f[\"evidence\"][\"source\"] for f in d[\"findings\"] if f[\"id\"] == \"bo
 test_expect_success 'v3.7.1 capture: a member down, no partner; the ceiling is the one up' '
 	{ "$ND" diagnose bond0 --sysroot "$FIXTURES/bond-8023ad-churn-member-down" --json \
 		>report.json; test $? = 1; } &&
-	bond_findings <report.json | grep -E " (warning|critical) " >actual &&
+	nd_bond_findings <report.json | grep -E " (warning|critical) " >actual &&
 	cat >expect <<-\EOT &&
 	bond.member_down warning 941 1 of 2 members down: enp0s8 (down); the bond carries at most 941 Mbit/s on the 1 up
 	bond.lacp_no_partner warning 941 no LACP partner (partner MAC 00:00:00:00:00:00, partner info defaulted): the switch ports are not an LACP port-channel, and the bond carries one member'"'"'s 941 Mbit/s
@@ -70,7 +59,7 @@ test_expect_success 'v3.7.1 capture: a member down, no partner; the ceiling is t
 
 test_expect_success 'active-backup: info with one member as the ceiling, exit 0' '
 	"$ND" diagnose bond0 --sysroot "$FIXTURES/bond-active-backup-2x10g" --json >report.json &&
-	bond_findings <report.json | grep " info " >actual &&
+	nd_bond_findings <report.json | grep " info " >actual &&
 	echo "bond.active_backup_capacity info 9415 active-backup: enp17s0f0 carries everything, 1 other member on standby: the bond'"'"'s ceiling is one member'"'"'s 9415 Mbit/s" >expect &&
 	test_cmp expect actual
 '
@@ -133,7 +122,7 @@ test_expect_success 'a member missing from the snapshot, or with an invalid name
 
 test_expect_success 'an interface that is no bond: every bond check ok, no members' '
 	"$ND" diagnose enp1s0f0np0 --sysroot "$FIXTURES/healthy-x16" --json >report.json &&
-	bond_findings <report.json | cut -d" " -f2- | sort -u >actual &&
+	nd_bond_findings <report.json | cut -d" " -f2- | sort -u >actual &&
 	echo "ok - not a bond" >expect &&
 	test_cmp expect actual &&
 	! grep -q "\"members\"" report.json

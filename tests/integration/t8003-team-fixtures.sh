@@ -3,17 +3,6 @@ test_description='team devices from teamd'"'"'s JSON (sos_commands/teamd/teamdct
 . ./test-lib.sh
 test_require_cmd python3
 
-# id severity ceiling title, for the bond checks of a JSON report.
-bond_findings() {
-	python3 -c '
-import json, sys
-for f in json.load(sys.stdin)["findings"]:
-    if f["id"].startswith("bond."):
-        c = f["ceiling_mbps"]
-        print(f["id"], f["severity"], "-" if c is None else round(c), f["title"])
-'
-}
-
 # The evidence field $2 of finding $1 in report.json.
 evidence() {
 	python3 -c '
@@ -27,7 +16,7 @@ for f in json.load(open("report.json"))["findings"]:
 test_expect_success 'lacp runner without a partner: layer2+3-like default tx_hash, no partner, split aggregators' '
 	{ "$ND" diagnose team0 --sysroot "$FIXTURES/team-lacp-no-partner" --json \
 		>report.json; test $? = 1; } &&
-	bond_findings <report.json >actual &&
+	nd_bond_findings <report.json >actual &&
 	cat >expect <<-\EOT &&
 	bond.member_down ok - all 2 members up
 	bond.speed_mismatch ok - all 2 members up at 10000 Mbit/s
@@ -62,7 +51,7 @@ for f in json.load(open(\"report.json\"))[\"findings\"]:
 
 test_expect_success 'insights-core'"'"'s activebackup capture (no ports in it): the ports from the config, info with one port as the ceiling, exit 0' '
 	"$ND" diagnose team0 --sysroot "$FIXTURES/team-activebackup-insights" --json >report.json &&
-	bond_findings <report.json | grep -v " ok " >actual &&
+	nd_bond_findings <report.json | grep -v " ok " >actual &&
 	echo "bond.active_backup_capacity info 941 active-backup: eno1 carries everything, 1 other member on standby: the bond'"'"'s ceiling is one member'"'"'s 941 Mbit/s" >expect &&
 	test_cmp expect actual &&
 	python3 -c "
@@ -74,7 +63,7 @@ print(\" \".join(m[\"name\"] for m in json.load(open(\"report.json\"))[\"members
 test_expect_success 'state dump without the config: tx_hash unknown, the reason named' '
 	{ "$ND" diagnose team0 --sysroot "$FIXTURES/team-lacp-state-only" --json \
 		>report.json; test $? = 1; } &&
-	bond_findings <report.json | grep hash_layer2 >actual &&
+	nd_bond_findings <report.json | grep hash_layer2 >actual &&
 	echo "bond.hash_layer2 unknown - cannot tell: the team'"'"'s tx_hash (teamdctl config dump) unknown" >expect &&
 	test_cmp expect actual &&
 	evidence bond.hash_layer2 reason >actual &&
@@ -84,7 +73,7 @@ test_expect_success 'state dump without the config: tx_hash unknown, the reason 
 
 test_expect_success 'config dump without the state: the LACP state unknown, the ports from the config and their carrier' '
 	"$ND" diagnose team0 --sysroot "$FIXTURES/team-lacp-config-only" --json >report.json &&
-	bond_findings <report.json | grep -E "member_down|hash_layer2|lacp_no_partner" >actual &&
+	nd_bond_findings <report.json | grep -E "member_down|hash_layer2|lacp_no_partner" >actual &&
 	cat >expect <<-\EOT &&
 	bond.member_down ok - all 2 members up
 	bond.hash_layer2 ok - tx_hash eth,ipv4,ipv6,tcp,udp (as layer3+4) spreads one peer'"'"'s flows over the members; one flow still gets one member (9415 Mbit/s)
@@ -99,7 +88,7 @@ test_expect_success 'config dump without the state: the LACP state unknown, the 
 test_expect_success 'loadbalance with a port down: the ceiling is the port up; the link watch'"'"'s downs counted' '
 	{ "$ND" diagnose team0 --sysroot "$FIXTURES/team-loadbalance-l4-port-down" --json \
 		>report.json; test $? = 1; } &&
-	bond_findings <report.json | grep -E " (warning|critical) " >actual &&
+	nd_bond_findings <report.json | grep -E " (warning|critical) " >actual &&
 	echo "bond.member_down warning 9415 1 of 2 members down: ens2f1 (down); the bond carries at most 9415 Mbit/s on the 1 up" >expect &&
 	test_cmp expect actual &&
 	python3 -c "
@@ -115,7 +104,7 @@ for f in json.load(open(\"report.json\"))[\"findings\"]:
 test_expect_success 'roundrobin over 10G and 1G: equal shares, capped at 2 x the 1G port' '
 	{ "$ND" diagnose team0 --sysroot "$FIXTURES/team-roundrobin-speed-mismatch" --json \
 		>report.json; test $? = 1; } &&
-	bond_findings <report.json | grep -E " (warning|critical) " >actual &&
+	nd_bond_findings <report.json | grep -E " (warning|critical) " >actual &&
 	echo "bond.speed_mismatch warning 1883 members at 10000 and 1000 Mbit/s: runner roundrobin gives each member an equal share, so enp4s0 caps the bond at 2 x 941 Mbit/s" >expect &&
 	test_cmp expect actual
 '
@@ -129,18 +118,18 @@ test_expect_success 'a sosreport (directory and .tar.xz) with sos_commands/teamd
 	test_cmp expect actual &&
 	tar -C sos -cJf sos.tar.xz . &&
 	{ "$ND" diagnose team0 --sysroot sos.tar.xz --json >tar.json; test $? = 1; } &&
-	bond_findings <report.json >dir.txt && bond_findings <tar.json >tar.txt &&
+	nd_bond_findings <report.json >dir.txt && nd_bond_findings <tar.json >tar.txt &&
 	test_cmp dir.txt tar.txt
 '
 
 test_expect_success 'a port of the team, and a tree without teamd'"'"'s files, are not teams' '
 	"$ND" diagnose ens1f0 --sysroot "$FIXTURES/team-lacp-no-partner" --json >report.json;
 	test $? -le 2 &&
-	bond_findings <report.json | sort -u | cut -d" " -f2- | sort -u >actual &&
+	nd_bond_findings <report.json | sort -u | cut -d" " -f2- | sort -u >actual &&
 	echo "ok - not a bond" >expect && test_cmp expect actual &&
 	cp -a "$FIXTURES/team-lacp-no-partner" plain && rm -r plain/sos_commands &&
 	"$ND" diagnose team0 --sysroot plain --json >report.json; test $? -le 2 &&
-	bond_findings <report.json | cut -d" " -f2- | sort -u >actual &&
+	nd_bond_findings <report.json | cut -d" " -f2- | sort -u >actual &&
 	test_cmp expect actual
 '
 

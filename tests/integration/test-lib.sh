@@ -119,6 +119,17 @@ test_done() {
 	exit $?
 }
 
+# id severity ceiling title, for the bond checks of a JSON report.
+nd_bond_findings() {
+	python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    if f["id"].startswith("bond."):
+        c = f["ceiling_mbps"]
+        print(f["id"], f["severity"], "-" if c is None else round(c), f["title"])
+'
+}
+
 # nd_wait_listen PORT: until a TCP socket listens on PORT (10 s at most;
 # a server under valgrind or ASan takes a while to get there).
 nd_wait_listen() {
