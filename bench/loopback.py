@@ -4,6 +4,8 @@ vs Debian iperf3 3.12 vs iperf 2.1.8 vs a bare send/recv loop on loopback,
 interleaved (A B C D E A B C D E ...), RUNS runs per case; prints medians of
 the received Gbit/s, Gbit/s per CPU-second (both ends' CPU) where the tool
 reports CPU, and the ratios against iperf3 3.21, 3.12 and the bare loop.
+bare/3.21 is the bare loop's Gbit/s per CPU-second over 3.21's: how far
+below 3.21's cost any engine doing send()/recv() of the same blocks can go.
 
     bench/loopback.py [--runs 5] [--time 2] [--nd ./nicdoctor] [--cases tcp-P1,udp-1472]
                       [--iperf3-new PATH] [--wait-load 1.0] [--wait-max 300]
@@ -201,7 +203,8 @@ def print_table(a, results, loads):
           " eff: Gbit/s per CPU-second of both ends; load: 1-min load average at the case start")
     print(f"{'case':10} {'nicdoctor':>9} {'3.21':>6} {'3.12':>6} {'iperf2':>6} {'bare':>6} "
           f"{'nd/3.21':>7} {'nd/3.12':>7} {'nd/i2':>6} {'nd/bare':>7} "
-          f"{'nd eff':>6} {'3.21eff':>7} {'bareeff':>7} {'effratio':>8} {'loss%':>6} {'load':>5}")
+          f"{'nd eff':>6} {'3.21eff':>7} {'bareeff':>7} {'effratio':>8} {'bare/3.21':>9} "
+          f"{'loss%':>6} {'load':>5}")
     for name, r in results.items():
         g = {k: med([x[0] for x in v if x]) for k, v in r.items()}
         eff = {k: med([x[1] for x in v if x]) for k, v in r.items()}
@@ -211,7 +214,8 @@ def print_table(a, results, loads):
               f"{fmt(ratio(g['nd'], g['i321']), 2):>7} {fmt(ratio(g['nd'], g['i3']), 2):>7} "
               f"{fmt(ratio(g['nd'], g['i2']), 2):>6} {fmt(ratio(g['nd'], g['bare']), 2):>7} "
               f"{fmt(eff['nd']):>6} {fmt(eff['i321']):>7} {fmt(eff['bare']):>7} "
-              f"{fmt(ratio(eff['nd'], eff['i321']), 2):>8} {fmt(loss, 2):>6} {loads[name]:>5.2f}")
+              f"{fmt(ratio(eff['nd'], eff['i321']), 2):>8} "
+              f"{fmt(ratio(eff['bare'], eff['i321']), 2):>9} {fmt(loss, 2):>6} {loads[name]:>5.2f}")
 
 
 def print_case(name, r):

@@ -359,15 +359,15 @@ static int bench_targets_resolve(struct bench_targets *tg, struct nd_engine_para
 }
 
 /* One flag: the core set here, then iperf3 3.21's others.  0 or an exit code. */
-static int take_flag(int c, char **argv, struct nd_engine_params *p, struct nd_client_opts *o,
-		     struct nd_iperf_out *io, bool iperf3_mode, int *process_cpu)
+static int take_flag(int c, int argc, char **argv, struct nd_engine_params *p,
+		     struct nd_client_opts *o, struct nd_iperf_out *io, bool iperf3_mode,
+		     int *process_cpu)
 {
 	char why[200] = "";
 	int rc;
 
 	if (c == '?' || c == ':') {
-		nd_err("%s: unknown or incomplete option '%s'", iperf3_mode ? "iperf3" : "bench",
-		       argv[optind - 1]);
+		nd_err_option(iperf3_mode ? "iperf3" : "bench", argc, argv);
 		return ND_EXIT_USAGE;
 	}
 	if (c == 'A' && iperf3_mode)
@@ -421,7 +421,7 @@ static int parse_args(int argc, char **argv, struct nd_engine_params *p,
 			parse_auth_option(c, optarg, auth);
 			continue;
 		}
-		rc = take_flag(c, argv, p, o, io, iperf3_mode, process_cpu);
+		rc = take_flag(c, argc, argv, p, o, io, iperf3_mode, process_cpu);
 		if (rc)
 			return rc;
 	}
@@ -524,7 +524,9 @@ int nd_bench_main(int argc, char **argv, bool iperf3_mode)
 	o.text_out = io.text;
 	o.out = io.out;
 	/* --json-stream is -J's content as event lines; the full object too
-	 * only with --json-stream-full-output (as 3.21). */
+	 * only with --json-stream-full-output, which alone changes nothing
+	 * (as 3.21). */
+	io.json_stream_full = io.json_stream && io.json_stream_full;
 	o.json = o.json || io.json_stream_full;
 	rc = tg.list.count > 1 ? nd_multi_run(&p, &tg.list, o.json, io.text, &json)
 			       : nd_client_run(&p, &o, r, &json);

@@ -101,7 +101,7 @@ static int parse_args(int argc, char **argv, const char **ret_if, const char **r
 			printf("%s\n", COLLECT_USAGE);
 			return -1;
 		} else {
-			nd_err("collect: unknown or incomplete option '%s'", argv[optind - 1]);
+			nd_err_option("collect", argc, argv);
 			return ND_EXIT_USAGE;
 		}
 	}

@@ -209,7 +209,7 @@ static int parse_args(int argc, char **argv, struct diagnose_opts *o)
 		case OPT_PKCS1: o->auth.pkcs1 = true; break;
 		case 'h': diagnose_usage(stdout); return -1;
 		default:
-			nd_err("diagnose: unknown or incomplete option '%s'", argv[optind - 1]);
+			nd_err_option("diagnose", argc, argv);
 			return ND_EXIT_USAGE;
 		}
 	}

@@ -134,7 +134,7 @@ static int parse_args(int argc, char **argv, struct fix_opts *o)
 		case OPT_LIST: o->list = true; break;
 		case 'h': fix_usage(stdout); return -1;
 		default:
-			nd_err("fix: unknown or incomplete option '%s'", argv[optind - 1]);
+			nd_err_option("fix", argc, argv);
 			return ND_EXIT_USAGE;
 		}
 	}

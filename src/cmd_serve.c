@@ -387,7 +387,7 @@ static int parse_args(int argc, char **argv, struct nd_server_config *cfg,
 				return (int)v;
 			break;
 		default:
-			nd_err("serve: unknown or incomplete option '%s'", argv[optind - 1]);
+			nd_err_option("serve", argc, argv);
 			return -EINVAL;
 		}
 	}

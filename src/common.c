@@ -3,6 +3,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,23 @@ void nd_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void nd_err_option(const char *cmd, int argc, char *const argv[])
+{
+	/* Inside a cluster getopt has not moved past its word yet. */
+	const char *word = optind < argc && argv[optind][0] == '-' && argv[optind][1] != '-' &&
+			   optopt > 0 && strchr(argv[optind] + 1, optopt) ? argv[optind] :
+			   argv[optind - 1];
+
+	if (optopt > 0 && optopt < 128 && isgraph(optopt) && strncmp(word, "--", 2) != 0) {
+		if (word[1] == optopt && !word[2])
+			nd_err("%s: unknown or incomplete option '-%c'", cmd, optopt);
+		else
+			nd_err("%s: unknown or incomplete option '-%c' (in '%s')", cmd, optopt, word);
+	} else {
+		nd_err("%s: unknown or incomplete option '%s'", cmd, word);
+	}
 }
 
 size_t nd_strlcpy(char *dst, const char *src, size_t size)

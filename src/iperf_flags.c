@@ -112,8 +112,6 @@ static int mptcp_check(char *why, size_t size)
 static int output_flag(int c, const char *arg, struct nd_engine_params *p,
 		       struct nd_iperf_out *o)
 {
-	long v;
-
 	switch (c) {
 	case 'V': o->out.verbose = true; return 0;
 	case 'f':
@@ -123,7 +121,7 @@ static int output_flag(int c, const char *arg, struct nd_engine_params *p,
 		return 0;
 	case 'v': o->version = true; return 0;
 	case ND_OPT_JSON_STREAM: o->json_stream = true; return 0;
-	case ND_OPT_JSON_STREAM_FULL: o->json_stream = o->json_stream_full = true; return 0;
+	case ND_OPT_JSON_STREAM_FULL: o->json_stream_full = true; return 0;	/* with --json-stream */
 	case ND_OPT_FORCEFLUSH: o->forceflush = true; return 0;
 	case ND_OPT_TIMESTAMPS:
 		o->timestamps = true;
@@ -132,14 +130,20 @@ static int output_flag(int c, const char *arg, struct nd_engine_params *p,
 	case ND_OPT_LOGFILE: o->logfile = arg; return 0;
 	case 'I': o->pidfile = arg; return 0;
 	case 'd':
-		v = 4;
-		if (arg && (nd_parse_long(arg, 10, 0, 4, &v) < 0))
-			return -EINVAL;
-		p->debug = v ? (int)v : 4;
-		return 0;
+		p->debug = nd_iperf_debug_level(arg);
+		return p->debug < 0 ? -EINVAL : 0;
 	default:
 		return 1;
 	}
+}
+
+int nd_iperf_debug_level(const char *arg)
+{
+	long v = 4;
+
+	if (arg && nd_parse_long(arg, 10, 0, 4, &v) < 0)
+		return -EINVAL;
+	return v ? (int)v : 4;
 }
 
 /* --cport PORT (iperf3's: stream i binds PORT+i) or FIRST-LAST (ours: the

@@ -65,8 +65,13 @@ int nd_serve_iperf_flag(int c, const char *arg, struct nd_server_config *cfg)
 	case 'v':
 		printf("nicdoctor %s (iperf 3.21 compatible)\n", ND_VERSION);
 		return 1;
-	case 'd': case ND_OPT_FORCEFLUSH:
-		return 0;	/* every line is flushed already; no debug output here */
+	case 'd':	/* as the client's: states, parameters, results, on stderr */
+		cfg->debug = nd_iperf_debug_level(arg);
+		if (cfg->debug < 0)
+			break;
+		return 0;
+	case ND_OPT_FORCEFLUSH:
+		return 0;	/* every line is flushed already */
 	case ND_OPT_SCTP: case ND_OPT_NSTREAMS: case 'X':
 		nd_err("SCTP is not supported: nicdoctor measures TCP and UDP only");
 		return -EINVAL;

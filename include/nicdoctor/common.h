@@ -21,6 +21,11 @@
 /* "nicdoctor: <message>" on stderr, one line, no trailing period. */
 void nd_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* After getopt_long returned '?' or ':' (opterr = 0): "unknown or
+ * incomplete option '-x'" and the word it sat in ("-d=1" is -d, then an
+ * unknown '-='), or the long option's word, as one line. */
+void nd_err_option(const char *cmd, int argc, char *const argv[]);
+
 /* Copy with truncation, always NUL-terminated. Returns strlen(src). */
 size_t nd_strlcpy(char *dst, const char *src, size_t size);
 

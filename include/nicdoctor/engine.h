@@ -219,6 +219,7 @@ struct nd_server_config {
 	const char *bind_addr;		/* NULL: any (IPv6 dual stack, else IPv4) */
 	int family;
 	int max_tests;			/* concurrent tests, default 1 */
+	int debug;			/* -d[=LEVEL]: 3.21's debug lines on stderr */
 	int one_off;			/* -1: stop after this many tests (0 = forever) */
 	int idle_timeout_ms;		/* every control read, default 10000 */
 	/* Longest silence from a client in any state: no data on its

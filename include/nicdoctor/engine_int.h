@@ -247,6 +247,8 @@ struct nd_test {
 int nd_test_init(struct nd_test *t, const struct nd_engine_params *p, bool is_server);
 void nd_test_free(struct nd_test *t);
 int nd_test_add_stream(struct nd_test *t, int fd);
+/* The calling worker onto its stream's core (-A), when it has one. */
+void nd_stream_pin(const struct nd_stream *s);
 bool nd_stream_sends(const struct nd_test *t, int index);
 int nd_test_start_workers(struct nd_test *t);
 void nd_test_stop_senders(struct nd_test *t);
@@ -286,7 +288,8 @@ void nd_out_verbose_end(FILE *f, const struct nd_test *t);
 
 /* jsonstream.c: --json-stream event lines and -d debug output. */
 void nd_json_stream_event(FILE *f, const char *event, const cJSON *data);
-void nd_debug_json(const struct nd_engine_params *p, const char *what, const cJSON *obj);
+void nd_debug_json(int debug, const char *what, const cJSON *obj);
+void nd_debug_state(int debug, const char *how, int8_t st);
 
 /* client.c: the pieces cmd_bench needs beyond the public API. */
 struct nd_client_opts {

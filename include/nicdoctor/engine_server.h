@@ -43,6 +43,15 @@ struct nd_slot {
 	int routed_fds[2 * ND_ENGINE_MAX_STREAMS];
 	int routed_count;
 	int routed_want;
+	/* What the client is told when its test is refused before it
+	 * starts: sent after the server's log says why, so whoever watches
+	 * a client exit on it finds the reason already written. */
+	struct {
+		bool set;
+		int8_t state;		/* ND_ACCESS_DENIED, or 0 for an error */
+		int32_t ierr, err;
+		int timeout_ms;
+	} refusal;
 };
 
 struct nd_pending {

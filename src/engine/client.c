@@ -51,10 +51,19 @@ static int check_state(struct nd_test *t, int8_t st, int8_t want)
 	return -EPROTO;
 }
 
+static int send_state(struct nd_test *t, int8_t st)
+{
+	nd_debug_state(t->p.debug, "State set to", st);
+	return nd_proto_send_state(t->ctrl_fd, st, t->timeout_ms);
+}
+
 static int expect_state(struct nd_test *t, int8_t want)
 {
 	int8_t st;
 	int rc = nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms);
+
+	if (rc == 0)
+		nd_debug_state(t->p.debug, "client received and changed State to", st);
 
 	if (rc == -ETIMEDOUT) {
 		snprintf(t->err, sizeof(t->err),
@@ -262,9 +271,12 @@ static int exchange_results(struct nd_test *t)
 	if (rc == 0)
 		rc = nd_test_results_json(t, &ours);
 	if (rc == 0)
+		nd_debug_json(t->p.debug, "send_results", ours);
+	if (rc == 0)
 		rc = nd_proto_send_json(t->ctrl_fd, ours, t->timeout_ms);
 	if (rc == 0) {
 		rc = nd_proto_recv_json(t->ctrl_fd, ND_RESULTS_JSON_MAX, t->timeout_ms, &theirs);
+		nd_debug_json(t->p.debug, "get_results", theirs);
 		if (rc == -EMSGSIZE)
 			snprintf(t->err, sizeof(t->err), "cannot read the server's results: "
 				 "length is 0 or above the %u MiB limit", ND_RESULTS_JSON_MAX >> 20);
@@ -292,7 +304,7 @@ static int exchange_results(struct nd_test *t)
 	if (rc == 0)
 		rc = expect_state(t, ND_DISPLAY_RESULTS);
 	if (rc == 0)
-		rc = nd_proto_send_state(t->ctrl_fd, ND_IPERF_DONE, t->timeout_ms);
+		rc = send_state(t, ND_IPERF_DONE);
 	cJSON_Delete(ours);
 	cJSON_Delete(theirs);
 	return rc;
@@ -377,7 +389,7 @@ static int setup(struct nd_test *t)
 	if (rc == 0)
 		rc = nd_params_to_json(p, &params);
 	if (rc == 0 && p->debug)
-		nd_debug_json(p, "send_parameters", params);
+		nd_debug_json(p->debug, "send_parameters", params);
 	if (rc == 0)
 		rc = add_authtoken(t, params);
 	if (rc == 0)
@@ -496,7 +508,7 @@ int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts 
 		t.t_stop = nd_now_sec();
 		atomic_store(&t.stop, true);
 		if (rc == 0)
-			rc = nd_proto_send_state(t.ctrl_fd, ND_TEST_END, t.timeout_ms);
+			rc = send_state(&t, ND_TEST_END);
 		nd_test_stop_senders(&t);
 		nd_test_stop_receivers(&t, rc == 0 ? (t.p.udp ? 100 : 500) : 0);
 		nd_test_finish(&t);

@@ -170,10 +170,13 @@ void nd_out_text_interval(FILE *f, const struct nd_test *t, const struct nd_inte
 		iv_header(f, t, has_tx, has_rx);
 	else if (t->p.streams > 1)
 		fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
-	if (has_tx)
-		iv_group(f, t, iv, true);
-	if (has_rx)
-		iv_group(f, t, iv, false);
+	/* The client's sending streams first on either end (3.21's order). */
+	for (int k = 0; k < 2; k++) {
+		bool sending = t->is_server ? k == 1 : k == 0;
+
+		if (sending ? has_tx : has_rx)
+			iv_group(f, t, iv, sending);
+	}
 	fflush(f);
 }
 
@@ -268,9 +271,12 @@ static void summary_group(FILE *f, const struct nd_test *t, bool sending)
 			continue;
 		sum_views(t, s, &tx, &rx);
 		snprintf(id, sizeof(id), "%3d", s->id);
-		sum_line(f, t, id, role_tag(t, sending), &tx, true);
+		/* A server shows its own side only, as 3.21's does. */
+		if (!t->is_server || sending)
+			sum_line(f, t, id, role_tag(t, sending), &tx, true);
 		diskfile_line(f, t, sending ? tx.bytes : rx.bytes);
-		sum_line(f, t, id, role_tag(t, sending), &rx, false);
+		if (!t->is_server || !sending)
+			sum_line(f, t, id, role_tag(t, sending), &rx, false);
 		n++;
 		stx.bytes += tx.bytes;
 		stx.packets += tx.packets;
@@ -286,8 +292,10 @@ static void summary_group(FILE *f, const struct nd_test *t, bool sending)
 	}
 	if (n > 1) {
 		srx.jitter_sec /= n;
-		sum_line(f, t, "SUM", role_tag(t, sending), &stx, true);
-		sum_line(f, t, "SUM", role_tag(t, sending), &srx, false);
+		if (!t->is_server || sending)
+			sum_line(f, t, "SUM", role_tag(t, sending), &stx, true);
+		if (!t->is_server || !sending)
+			sum_line(f, t, "SUM", role_tag(t, sending), &srx, false);
 	}
 }
 
@@ -304,11 +312,15 @@ void nd_out_text_summary(FILE *f, const struct nd_test *t)
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	if (t->out.verbose)
 		fprintf(f, "Test Complete. Summary Results:\n");
+	/* A server that only receives shows no sender rows, so no Retr. */
 	fprintf(f, "[ ID]%s Interval           Transfer     Bitrate%s\n", t->p.bidir ? "[Role]" : "",
-		t->p.udp ? "         Jitter    Lost/Total Datagrams" : "         Retr");
-	if (has_tx)
-		summary_group(f, t, true);
-	if (has_rx)
-		summary_group(f, t, false);
+		t->p.udp ? "         Jitter    Lost/Total Datagrams" :
+			   !t->is_server || has_tx ? "         Retr" : "");
+	for (int k = 0; k < 2; k++) {
+		bool sending = t->is_server ? k == 1 : k == 0;
+
+		if (sending ? has_tx : has_rx)
+			summary_group(f, t, sending);
+	}
 	fflush(f);
 }

@@ -247,6 +247,7 @@ static void start_test(struct nd_server *s, struct nd_slot *sl, struct nd_pendin
 	sl->cookie[ND_COOKIE_LEN - 1] = '\0';
 	sl->routed_count = 0;
 	sl->routed_want = 0;
+	sl->refusal.set = false;
 	sl->authenticated = sl->auth_refused = false;
 	sl->auth_user[0] = '\0';
 	sl->peer[0] = '\0';

@@ -25,6 +25,13 @@ static bool server_stopping(const struct nd_slot *sl)
 	return atomic_load(&sl->server->stop);
 }
 
+/* Every state we send, for -d as 3.21 prints it. */
+static int send_state(const struct nd_slot *sl, int fd, int8_t st, int to)
+{
+	nd_debug_state(sl->server->cfg.debug, "State set to", st);
+	return nd_proto_send_state(fd, st, to);
+}
+
 /* Stop routing to this test and close what was routed but not taken:
  * otherwise each aborted test leaks those descriptors. */
 static void drop_routed(struct nd_slot *sl, int taken)
@@ -89,7 +96,7 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 			       SOCK_DGRAM, &fd);
 	if (rc < 0)
 		return rc;
-	rc = nd_proto_send_state(t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
+	rc = send_state(sl, t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
 	for (i = 0; rc == 0 && i < want; i++) {
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof(from);
@@ -126,6 +133,34 @@ static int udp_streams(struct nd_slot *sl, struct nd_test *t, int want)
 	return rc;
 }
 
+/* Recorded now, sent once the report is written (see struct nd_slot). */
+static void refuse(struct nd_slot *sl, int32_t ierr, int32_t err, int timeout_ms)
+{
+	sl->refusal.set = true;
+	sl->refusal.state = 0;
+	sl->refusal.ierr = ierr;
+	sl->refusal.err = err;
+	sl->refusal.timeout_ms = timeout_ms;
+}
+
+static void refuse_busy(struct nd_slot *sl)
+{
+	refuse(sl, 0, 0, nd_server_ctrl_timeout_ms(sl->server));
+	sl->refusal.state = ND_ACCESS_DENIED;
+}
+
+static void send_refusal(struct nd_slot *sl, int fd)
+{
+	if (!sl->refusal.set || fd < 0)
+		return;
+	if (sl->refusal.state)
+		send_state(sl, fd, sl->refusal.state, sl->refusal.timeout_ms);
+	else
+		nd_proto_send_error(fd, sl->refusal.ierr, sl->refusal.err,
+				    sl->refusal.timeout_ms);
+	sl->refusal.set = false;
+}
+
 /*
  * iperf3's authentication: without --rsa-private-key-path any credentials
  * are refused (doc §6.10), with it every test must bring valid ones.  A
@@ -149,8 +184,7 @@ static int authorize(struct nd_slot *sl, const cJSON *params, bool has_token, ch
 		sl->authenticated = rc == 0;
 	}
 	if (rc < 0)
-		nd_proto_send_error(sl->ctrl_fd, ND_IE_AUTHTEST, 0,
-				    nd_server_ctrl_timeout_ms(sl->server));
+		refuse(sl, ND_IE_AUTHTEST, 0, nd_server_ctrl_timeout_ms(sl->server));
 	return rc;
 }
 
@@ -162,25 +196,26 @@ static int read_params(struct nd_slot *sl, struct nd_engine_params *p, struct nd
 	cJSON *obj = NULL;
 	int rc;
 
-	rc = nd_proto_send_state(fd, ND_PARAM_EXCHANGE, to);
+	rc = send_state(sl, fd, ND_PARAM_EXCHANGE, to);
 	if (rc == 0)
 		rc = nd_proto_recv_json(fd, ND_PARAMS_JSON_MAX, to, &obj);
 	if (rc == -EMSGSIZE || rc == -EBADMSG) {
 		snprintf(why, why_size, rc == -EMSGSIZE ?
 			 "parameters of length 0 or above %d bytes refused" :
 			 "parameters are not a JSON object", ND_PARAMS_JSON_MAX);
-		nd_proto_send_error(fd, ND_IE_RECVPARAMS, 0, to);
+		refuse(sl, ND_IE_RECVPARAMS, 0, to);
 		return rc;
 	}
 	if (rc == -ETIMEDOUT)
 		snprintf(why, why_size, "no parameters within the timeout (%d ms)", to);
 	if (rc < 0)
 		return rc;
+	nd_debug_json(sl->server->cfg.debug, "get_parameters", obj);
 	rc = nd_params_from_json(obj, p, x, why, why_size);
 	if (rc == 0)
 		rc = authorize(sl, obj, x->authtoken, why, why_size);
 	else
-		nd_proto_send_error(fd, ND_IE_RECVPARAMS, 0, to);
+		refuse(sl, ND_IE_RECVPARAMS, 0, to);
 	cJSON_Delete(obj);
 	return rc;
 }
@@ -229,7 +264,7 @@ static int check_limits(struct nd_slot *sl, const struct nd_engine_params *p,
 
 	if (cfg->file && p->udp) {
 		snprintf(why, why_size, "refused: cannot transfer file using UDP (-F)");
-		nd_proto_send_error(sl->ctrl_fd, ND_IE_UDPFILE, 0, to);
+		refuse(sl, ND_IE_UDPFILE, 0, to);
 		return -EINVAL;
 	}
 	/* A file to send that is not there: told now, as 3.21 fails its
@@ -238,7 +273,7 @@ static int check_limits(struct nd_slot *sl, const struct nd_engine_params *p,
 		int err = errno;
 
 		snprintf(why, why_size, "cannot read -F file '%s': %s", cfg->file, strerror(err));
-		nd_proto_send_error(sl->ctrl_fd, ND_IE_FILE, err, to);
+		refuse(sl, ND_IE_FILE, err, to);
 		return -err;
 	}
 	if (cfg->max_duration_sec > 0 &&
@@ -251,14 +286,14 @@ static int check_limits(struct nd_slot *sl, const struct nd_engine_params *p,
 			snprintf(why, why_size, "refused: a test of %g s, the server allows %d s "
 				 "(--server-max-duration)", p->duration_sec + p->omit_sec,
 				 cfg->max_duration_sec);
-		nd_proto_send_error(sl->ctrl_fd, ND_IE_MAXDURATION, 0, to);
+		refuse(sl, ND_IE_MAXDURATION, 0, to);
 		return -E2BIG;
 	}
 	if (cfg->bitrate_limit_bps > 0 && want_bps > cfg->bitrate_limit_bps) {
 		snprintf(why, why_size, "refused: %llu bit/s asked, the server allows %llu bit/s "
 			 "(--server-bitrate-limit)", (unsigned long long)want_bps,
 			 (unsigned long long)cfg->bitrate_limit_bps);
-		nd_proto_send_error(sl->ctrl_fd, ND_IE_TOTALRATE, 0, to);
+		refuse(sl, ND_IE_TOTALRATE, 0, to);
 		return -EDQUOT;
 	}
 	return 0;
@@ -361,6 +396,8 @@ static int watch_test(struct nd_slot *sl, struct nd_test *t, struct rate_window 
 		if (poll(&pfd, 1, wait_ms < 200 ? wait_ms : 200) > 0) {
 			if (nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms) < 0)
 				return -ECONNRESET;
+			nd_debug_state(sl->server->cfg.debug,
+				       "server received and changed State to", st);
 			return st == ND_TEST_END ? 0 : -ECONNABORTED;
 		}
 		now = nd_now_sec();
@@ -427,9 +464,11 @@ static int exchange_results(const struct nd_slot *sl, struct nd_test *t)
 	int8_t st = 0;
 	int rc;
 
-	rc = nd_proto_send_state(t->ctrl_fd, ND_EXCHANGE_RESULTS, t->timeout_ms);
+	rc = send_state(sl, t->ctrl_fd, ND_EXCHANGE_RESULTS, t->timeout_ms);
 	if (rc == 0)
 		rc = nd_proto_recv_json(t->ctrl_fd, ND_RESULTS_JSON_MAX, t->timeout_ms, &theirs);
+	if (rc == 0)
+		nd_debug_json(sl->server->cfg.debug, "get_results", theirs);
 	if (rc == 0)
 		rc = nd_test_apply_remote(t, theirs);
 	if (rc == 0)
@@ -442,12 +481,16 @@ static int exchange_results(const struct nd_slot *sl, struct nd_test *t)
 			cJSON_AddStringToObject(ours, "server_output_text", text);
 		free(text);
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		nd_debug_json(sl->server->cfg.debug, "send_results", ours);
 		rc = nd_proto_send_json(t->ctrl_fd, ours, t->timeout_ms);
+	}
 	if (rc == 0)
-		rc = nd_proto_send_state(t->ctrl_fd, ND_DISPLAY_RESULTS, t->timeout_ms);
+		rc = send_state(sl, t->ctrl_fd, ND_DISPLAY_RESULTS, t->timeout_ms);
 	if (rc == 0)
 		rc = nd_proto_recv_state(t->ctrl_fd, &st, t->timeout_ms);
+	if (rc == 0)
+		nd_debug_state(sl->server->cfg.debug, "server received and changed State to", st);
 	if (rc == 0 && st != ND_IPERF_DONE)
 		rc = -EPROTO;
 	cJSON_Delete(theirs);
@@ -470,17 +513,19 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 		sl->routed_count = 0;
 		pthread_mutex_unlock(&sl->lock);
 		atomic_store(&sl->phase, ND_SLOT_AWAIT_STREAMS);
-		rc = nd_proto_send_state(t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
+		rc = send_state(sl, t->ctrl_fd, ND_CREATE_STREAMS, t->timeout_ms);
 		if (rc == 0)
 			rc = wait_tcp_streams(sl, t, want);
 		else
 			drop_routed(sl, 0);
 		atomic_store(&sl->phase, ND_SLOT_RUNNING);
 	}
+	if (rc == 0 && t->text_out)
+		nd_out_text_header(t->text_out, t);
 	if (rc == 0)
-		rc = nd_proto_send_state(t->ctrl_fd, ND_TEST_START, t->timeout_ms);
+		rc = send_state(sl, t->ctrl_fd, ND_TEST_START, t->timeout_ms);
 	if (rc == 0)
-		rc = nd_proto_send_state(t->ctrl_fd, ND_TEST_RUNNING, t->timeout_ms);
+		rc = send_state(sl, t->ctrl_fd, ND_TEST_RUNNING, t->timeout_ms);
 	if (rc < 0)
 		return rc;
 	if (t->text_out && t->out.verbose)
@@ -511,10 +556,9 @@ static int admit(struct nd_slot *sl, const struct nd_engine_params *p,
 	int rc = nd_server_budget_take(sl->server, p, ret_use, why, why_size);
 
 	if (rc == -EBUSY)
-		nd_proto_send_state(sl->ctrl_fd, ND_ACCESS_DENIED, to);
+		refuse_busy(sl);
 	else if (rc < 0)
-		nd_proto_send_error(sl->ctrl_fd, rc == -E2BIG ? ND_IE_NUMSTREAMS : ND_IE_BLOCKSIZE,
-				    0, to);
+		refuse(sl, rc == -E2BIG ? ND_IE_NUMSTREAMS : ND_IE_BLOCKSIZE, 0, to);
 	return rc;
 }
 
@@ -573,6 +617,7 @@ void *nd_server_test_main(void *arg)
 	} else if (!s->cfg.quiet) {
 		nd_server_report(sl, t, rc);
 	}
+	send_refusal(sl, sl->ctrl_fd);
 	/* Before the client can see the close: a client that connects again at
 	 * once (after a refused test, say) then waits for this slot instead of
 	 * being answered busy, as a stock iperf3 server would let it. */

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +18,6 @@
 #include <unistd.h>
 
 #include "nicdoctor/engine_int.h"
-
-static void pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
 
 /*
  * Sleep while this stream is ahead of its -b rate (iperf3: per stream).
@@ -231,7 +219,7 @@ void *nd_tcp_worker(void *arg)
 	size_t len = t->len_bytes;
 	char *buf;
 
-	pin_self(s->cpu);
+	nd_stream_pin(s);
 	/* Receivers read in big gulps: fewer syscalls, same copies. */
 	if (!s->sending && len < 256 * 1024)
 		len = 256 * 1024;

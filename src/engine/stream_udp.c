@@ -8,7 +8,6 @@
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <poll.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,17 +56,6 @@ struct udp_tx {
 	struct mmsghdr mm[UDP_BATCH_MAX];
 	struct iovec iov[UDP_BATCH_MAX];
 };
-
-static void pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
 
 static int tx_setup(struct udp_tx *tx, int fd, size_t len, bool gso)
 {
@@ -419,7 +407,7 @@ void *nd_udp_worker(void *arg)
 {
 	struct nd_stream *s = arg;
 
-	pin_self(s->cpu);
+	nd_stream_pin(s);
 	s->worker_err = s->sending ? udp_send_loop(s) : udp_recv_loop(s);
 	return NULL;
 }

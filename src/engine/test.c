@@ -5,6 +5,8 @@
  * are stopped too.  Only the thread that drives the test calls these.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
@@ -174,6 +176,17 @@ void nd_stream_configure(struct nd_test *t, int fd)
 	}
 	if (p->congestion)
 		setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, p->congestion, strlen(p->congestion));
+}
+
+void nd_stream_pin(const struct nd_stream *s)
+{
+	cpu_set_t set;
+
+	if (s->cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(s->cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 int nd_test_add_stream(struct nd_test *t, int fd)

@@ -94,10 +94,16 @@ test_expect_success '--json-stream: 3.21 event lines, the same events and keys' 
 	PY
 '
 
-test_expect_success '--json-stream-full-output: the events, then the whole -J object' '
-	new_server && timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 --json-stream-full-output >out &&
+test_expect_success '--json-stream --json-stream-full-output: the events, then the whole -J object' '
+	new_server &&
+	timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 --json-stream --json-stream-full-output >out &&
 	wait $srv && grep -q "^{\"event\":\"end\"" out &&
 	sed -n "/^{\$/,\$p" out >full.json && python3 -m json.tool full.json >/dev/null
+'
+
+test_expect_success '--json-stream-full-output alone changes nothing, as in 3.21: text' '
+	new_server && timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 --json-stream-full-output >out &&
+	wait $srv && grep -q "receiver$" out && ! grep -q "^{" out
 '
 
 test_expect_success '-F sends a file that 3.21 -s -F stores, whole' '
@@ -159,9 +165,12 @@ test_expect_success '-m runs MPTCP where the kernel has it, else is refused with
 	fi
 '
 
-test_expect_success '-d prints the parameters sent; --dont-fragment -L -u --gsro run' '
+test_expect_success '-d prints 3.21s debug lines: states, parameters, results; --dont-fragment -L -u --gsro run' '
 	new_server && timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -d 2>err >/dev/null &&
-	wait $srv && grep -q "send_parameters {" err && new_server &&
+	wait $srv && grep -qx "send_parameters:" err &&
+	grep -qx "State change: client received and changed State to 10-CREATE_STREAMS" err &&
+	grep -qx "State change: State set to 4-TEST_END" err &&
+	grep -qx "get_results:" err && grep -q "\"congestion_used\":" err && new_server &&
 	timeout 20 "$ND" bench -c 127.0.0.1 -p $PORT -t 1 -u --dont-fragment --gsro -L 7 >/dev/null &&
 	wait $srv
 '

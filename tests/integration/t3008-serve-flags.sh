@@ -8,7 +8,7 @@ OLD=$(command -v iperf3 || true)	# Debian's 3.12, where it has the flag
 [ -x "$NEW" ] || test_skip_all="no iperf3 3.21 at '$NEW' (make peers, or IPERF3_NEW)"
 # Ports 5860-5879 are this script's alone.
 P_JS=5860 P_JS3=5861 P_FULL=5862 P_CMD=5863 P_TS=5864 P_TS3=5865 P_FF=5866 P_FR=5867
-P_FU=5868 P_SND=5869 P_KA=5870 P_MP=5871 P_BAD=5872 P_F12=5873
+P_FU=5868 P_SND=5869 P_KA=5870 P_MP=5871 P_BAD=5872 P_F12=5873 P_DBG=5874 P_LAY=5875
 
 # our_server PORT FLAGS...: one test, stdout in server.out
 our_server() {
@@ -244,6 +244,45 @@ test_expect_success '-m: MPTCP listeners where the kernel runs it, else refused 
 		test_expect_code 4 "$ND" serve -p $P_MP -m 2>err && cat err &&
 		test "$(wc -l <err)" = 1 && grep -q MPTCP err
 	fi
+'
+
+# The server's text in 3.21's layout: the same lines once numbers, units
+# and the banner (ours names the program) are masked; 3.21's zero-length
+# last interval ("1.00-1.00 sec") and the rules between tests dropped.
+server_shape() {
+	sed -E -e '/^Server listening on /d; /^-{59}$/d' \
+	       -e '/ ([0-9]+\.[0-9]+)-\1 +sec /d' \
+	       -e 's/ +[0-9]+(\.[0-9]+)?/ N/g; s/[0-9]+(\.[0-9]+)?/N/g' \
+	       -e 's/[KMGT]?(Bytes|bits)/U\1/g; s/ +$//' "$1" | uniq
+}
+
+server_layout() {
+	new_server $P_LAY && timeout 20 "$NEW" -c 127.0.0.1 -p $P_LAY $1 >/dev/null &&
+	wait $srv && our_server $P_LAY && timeout 20 "$NEW" -c 127.0.0.1 -p $P_LAY $1 >/dev/null &&
+	wait $srv && server_shape theirs.out >theirs.shape && server_shape server.out >ours.shape &&
+	test_cmp theirs.shape ours.shape
+}
+
+for flags in "-t 1" "-R -t 1" "--bidir -t 1" "-P 2 -t 1" "-u -b 10M -P 2 -t 1" "-u -R -b 10M -t 1"; do
+	test_expect_success "serve: 3.21's server text layout for '$flags'" "server_layout '$flags'"
+done
+
+test_expect_success '-d: 3.21s debug lines on stderr (states, parameters, results), stdout as without' '
+	our_server $P_DBG -d && timeout 20 "$NEW" -c 127.0.0.1 -p $P_DBG -t 1 >/dev/null &&
+	wait $srv && cat server.err &&
+	grep -qx "State change: State set to 9-PARAM_EXCHANGE - Client to Server Parameters Exchange" \
+		server.err &&
+	grep -qx "get_parameters:" server.err && grep -q "\"client_version\":.*\"3.21\"" server.err &&
+	grep -qx "State change: server received and changed State to 4-TEST_END" server.err &&
+	grep -qx "send_results:" server.err &&
+	grep -qx "State change: server received and changed State to 16-IPERF_DONE" server.err &&
+	! grep -q "State change" server.out && grep -q "receiver$" server.out &&
+	our_server $P_DBG --debug=1 && timeout 20 "$NEW" -c 127.0.0.1 -p $P_DBG -t 1 >/dev/null &&
+	wait $srv && grep -q "State change" server.err &&
+	test_expect_code 3 "$ND" serve -p $P_DBG --debug=9 2>err && cat err &&
+	grep -q "invalid value .9." err &&
+	test_expect_code 3 "$ND" serve -p $P_DBG -d=1 2>err && cat err &&
+	grep -qx "nicdoctor: serve: unknown or incomplete option .-=. (in .-d=1.)" err
 '
 
 test_expect_success 'bad values of the new flags are usage errors; --cport is taken (3.21 ignores it too)' '
