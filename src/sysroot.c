@@ -204,8 +204,18 @@ static int sysroot_open(const char *path, int flags)
 	}
 	if (nd_sysroot_is_live())
 		return open(path, flags | O_CLOEXEC);
-	path_fd = (int)syscall(SYS_openat2, sysroot_fd, path + 1, &how, sizeof(how));
-	if (path_fd < 0 && errno == ENOSYS)
+	/*
+	 * EAGAIN: a rename or mount anywhere on the host raced a ".." of the
+	 * lookup (openat2(2)), and a snapshot's /sys/class/net/IF is a link
+	 * through "..".  Retry; on a host that keeps renaming, resolve by
+	 * hand, which is as strict and does not care.
+	 */
+	for (int tries = 0; tries < 8; tries++) {
+		path_fd = (int)syscall(SYS_openat2, sysroot_fd, path + 1, &how, sizeof(how));
+		if (path_fd >= 0 || errno != EAGAIN)
+			break;
+	}
+	if (path_fd < 0 && (errno == ENOSYS || errno == EAGAIN))
 		path_fd = open_in_root_by_hand(path, flags & O_DIRECTORY);
 	if (path_fd < 0 || (flags & O_PATH))
 		return path_fd;

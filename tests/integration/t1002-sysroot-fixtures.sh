@@ -14,7 +14,8 @@ fixture_iface() {
 }
 
 # The title and evidence of each finding that differs, so a failure says
-# why (a SAN pass once saw rps.off_single_queue unknown, not reproduced).
+# why (a SAN pass once saw rps.off_single_queue unknown: openat2's EAGAIN
+# while other lanes renamed, see tests/unit/test_sysroot_race.c).
 why_differs() {
 	python3 - "$@" <<-\PY
 	import json, sys
