@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +24,40 @@ void nd_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void nd_err_option(const char *cmd, int argc, char *const argv[])
+/* A word of short options ("-d=1"), not "--long" and not "-". */
+static bool short_cluster(const char *w)
 {
-	/* Inside a cluster getopt has not moved past its word yet. */
-	const char *word = optind < argc && argv[optind][0] == '-' && argv[optind][1] != '-' &&
-			   optopt > 0 && strchr(argv[optind] + 1, optopt) ? argv[optind] :
-			   argv[optind - 1];
+	return w[0] == '-' && w[1] && w[1] != '-';
+}
+
+void nd_option_problem(char *buf, size_t size, int argc, char *const argv[])
+{
+	const char *prev = optind > 0 ? argv[optind - 1] : argv[0];
+	const char *word = prev;
+
+	/* getopt moves past a word only at its last letter: the option sat in
+	 * the previous word when that one ends with it, else in the current
+	 * one, whose letters are not all read yet. */
+	if (optopt > 0 && !(short_cluster(prev) && prev[strlen(prev) - 1] == optopt) &&
+	    optind < argc && short_cluster(argv[optind]) && strchr(argv[optind] + 1, optopt))
+		word = argv[optind];
 
 	if (optopt > 0 && optopt < 128 && isgraph(optopt) && strncmp(word, "--", 2) != 0) {
 		if (word[1] == optopt && !word[2])
-			nd_err("%s: unknown or incomplete option '-%c'", cmd, optopt);
+			snprintf(buf, size, "'-%c'", optopt);
 		else
-			nd_err("%s: unknown or incomplete option '-%c' (in '%s')", cmd, optopt, word);
+			snprintf(buf, size, "'-%c' (in '%s')", optopt, word);
 	} else {
-		nd_err("%s: unknown or incomplete option '%s'", cmd, word);
+		snprintf(buf, size, "'%s'", word);
 	}
+}
+
+void nd_err_option(const char *cmd, int argc, char *const argv[])
+{
+	char what[300];
+
+	nd_option_problem(what, sizeof(what), argc, argv);
+	nd_err("%s: unknown or incomplete option %s", cmd, what);
 }
 
 size_t nd_strlcpy(char *dst, const char *src, size_t size)

@@ -25,6 +25,8 @@ void nd_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * incomplete option '-x'" and the word it sat in ("-d=1" is -d, then an
  * unknown '-='), or the long option's word, as one line. */
 void nd_err_option(const char *cmd, int argc, char *const argv[]);
+/* Its quoted part ("'-=' (in '-d=1')"), for tests. */
+void nd_option_problem(char *buf, size_t size, int argc, char *const argv[]);
 
 /* Copy with truncation, always NUL-terminated. Returns strlen(src). */
 size_t nd_strlcpy(char *dst, const char *src, size_t size);

@@ -82,11 +82,12 @@ struct nd_iperf_out {
  */
 int nd_iperf_flag(int c, const char *arg, struct nd_engine_params *p, struct nd_iperf_out *o,
 		  char *why, size_t why_size);
+/* -d or --debug[=LEVEL] as 3.21 takes them (its -d takes no value): 1-4,
+ * 4 when absent or 0; -EINVAL for anything else.  Every level prints the
+ * same lines (3.21's levels filter messages we do not have). */
+int nd_iperf_debug_level(const char *arg);
 /* -c HOST%DEV and -B ADDR%DEV: the part after % is --bind-dev, as in iperf3
  * (an IPv6 link-local literal keeps its scope). */
-/* -d or --debug[=LEVEL] as 3.21 takes them (its -d takes no value): 1-4,
- * 4 when absent or 0; -EINVAL for anything else. */
-int nd_iperf_debug_level(const char *arg);
 void nd_iperf_split_dev(struct nd_engine_params *p, struct nd_iperf_out *o);
 /* After parsing: -F without -t/-n/-k sends the file's size; checks that need
  * the whole command line.  0 or -EINVAL/-ENOTSUP with *why. */

@@ -64,7 +64,6 @@ static int expect_state(struct nd_test *t, int8_t want)
 
 	if (rc == 0)
 		nd_debug_state(t->p.debug, "client received and changed State to", st);
-
 	if (rc == -ETIMEDOUT) {
 		snprintf(t->err, sizeof(t->err),
 			 "control connection: no message from the server within %.1f s",

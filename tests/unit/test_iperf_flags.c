@@ -2,9 +2,11 @@
  * test_iperf_flags.c - iperf3 3.21's flags as bench reads them: --dscp
  * names and numbers, --cntl-ka's parts, -f letters, --fq-rate units,
  * HOST%DEV splitting, -f's fixed units in the text, and the 3.21 keys of
- * the parameters sent and read back.
+ * the parameters sent and read back; -d's levels, and which word a bad
+ * option is named by.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "nicdoctor/common.h"
 #include "nicdoctor/iperf_flags.h"
 
 static int flag(int c, const char *arg, struct nd_engine_params *p)
@@ -147,6 +150,59 @@ static void test_params_roundtrip(void **state)
 	cJSON_Delete(o);
 }
 
+/* getopt_long over WORDS until it fails; what the error would name. */
+static void problem(const char *expect, int n, char **words)
+{
+	static const struct option longs[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "debug", optional_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char buf[300];
+	int c;
+
+	optind = 0;	/* glibc: start over, clusters included */
+	opterr = 0;
+	while ((c = getopt_long(n, words, "p:dRZ", longs, NULL)) != -1 && c != '?' && c != ':')
+		;
+	assert_true(c == '?' || c == ':');
+	nd_option_problem(buf, sizeof(buf), n, words);
+	assert_string_equal(buf, expect);
+}
+
+static void test_bad_option_named(void **state)
+{
+	char *a[] = { "bench", "-p", "5874", "-d=1", NULL };
+	char *b[] = { "bench", "-Q", NULL };
+	char *c[] = { "bench", "-RQZ", "-t", NULL };
+	char *d[] = { "bench", "-Z", "-RQ", NULL };
+	char *e[] = { "bench", "-R", "-p", NULL };
+	char *f[] = { "bench", "--nope", NULL };
+	char *g[] = { "bench", "--port", NULL };
+	char *h[] = { "bench", "-Q", "-xQ", NULL };
+
+	(void)state;
+	problem("'-=' (in '-d=1')", 4, a);	/* the word before was named */
+	problem("'-Q'", 2, b);
+	problem("'-Q' (in '-RQZ')", 3, c);
+	problem("'-Q' (in '-RQ')", 3, d);
+	problem("'-p'", 3, e);			/* its value missing */
+	problem("'--nope'", 2, f);
+	problem("'--port'", 2, g);
+	problem("'-Q'", 3, h);			/* not the later '-xQ' */
+}
+
+static void test_debug_levels(void **state)
+{
+	(void)state;
+	assert_int_equal(nd_iperf_debug_level(NULL), 4);
+	assert_int_equal(nd_iperf_debug_level("0"), 4);
+	assert_int_equal(nd_iperf_debug_level("2"), 2);
+	assert_int_equal(nd_iperf_debug_level("5"), -EINVAL);
+	assert_int_equal(nd_iperf_debug_level("=1"), -EINVAL);
+	assert_int_equal(nd_iperf_debug_level(""), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +211,8 @@ int main(void)
 		cmocka_unit_test(test_format_and_rates),
 		cmocka_unit_test(test_split_dev),
 		cmocka_unit_test(test_params_roundtrip),
+		cmocka_unit_test(test_bad_option_named),
+		cmocka_unit_test(test_debug_levels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
