@@ -240,6 +240,7 @@ struct nd_test {
 	cJSON *server_output_json;
 	FILE *text_out;			/* interval text, NULL for none */
 	struct nd_out_opts out;
+	bool told_peer;			/* server: SERVER_ERROR sent mid-test */
 	char err[160];
 };
 

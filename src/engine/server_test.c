@@ -324,6 +324,40 @@ static void rate_window_init(struct rate_window *w, const struct nd_server_confi
 		w->window = 0;
 }
 
+/*
+ * A test ended mid-run: SERVER_ERROR now, so the client stops sending.  Its
+ * streams stay open until it has read that (see await_peer_close).
+ */
+static void tell_peer(struct nd_test *t, int32_t code)
+{
+	nd_proto_send_error(t->ctrl_fd, code, 0, 100);
+	t->told_peer = true;
+}
+
+/*
+ * After SERVER_ERROR, as 3.21's iperf_sync_close_socket: no more writes on
+ * the control connection, then wait (bounded) for the client to close it.
+ * The receivers read on meanwhile: a stream shut down while the client
+ * still sends is reset by the kernel (data after shutdown), and a 3.21
+ * client whose sending thread sees that reset before it handles the message
+ * reports "unable to write to stream socket" instead of our reason.
+ */
+static void await_peer_close(struct nd_test *t, int ms)
+{
+	double deadline = nd_now_sec() + ms / 1000.0;
+	char buf[256];
+
+	shutdown(t->ctrl_fd, SHUT_WR);
+	for (;;) {
+		struct pollfd pfd = { .fd = t->ctrl_fd, .events = POLLIN };
+		int left = (int)((deadline - nd_now_sec()) * 1000);
+
+		if (left <= 0 || poll(&pfd, 1, left) <= 0 ||
+		    read(t->ctrl_fd, buf, sizeof(buf)) <= 0)
+			return;
+	}
+}
+
 static int rate_check(struct rate_window *w, struct nd_test *t, uint64_t limit_bps)
 {
 	uint64_t total = 0, sum = 0, bps;
@@ -345,7 +379,7 @@ static int rate_check(struct rate_window *w, struct nd_test *t, uint64_t limit_b
 	snprintf(t->err, sizeof(t->err), "ended: %llu bit/s over %g s, the server allows %llu "
 		 "bit/s (--server-bitrate-limit)", (unsigned long long)bps, w->iv_sec * w->window,
 		 (unsigned long long)limit_bps);
-	nd_proto_send_error(t->ctrl_fd, ND_IE_TOTALRATE, 0, 100);
+	tell_peer(t, ND_IE_TOTALRATE);
 	return -EDQUOT;
 }
 
@@ -354,7 +388,7 @@ static int data_timeout(struct nd_test *t, int rcv_ms, bool receives)
 {
 	snprintf(t->err, sizeof(t->err), "the client %s no data for %d ms (--rcv-timeout)",
 		 receives ? "sent" : "took", rcv_ms);
-	nd_proto_send_error(t->ctrl_fd, ND_IE_NOMSG, 0, 100);
+	tell_peer(t, ND_IE_NOMSG);
 	return -ETIMEDOUT;
 }
 
@@ -362,7 +396,7 @@ static int data_timeout(struct nd_test *t, int rcv_ms, bool receives)
 static int duration_expired(struct nd_test *t)
 {
 	snprintf(t->err, sizeof(t->err), "server test duration expired: the test is ended");
-	nd_proto_send_error(t->ctrl_fd, ND_IE_DURATIONEXPIRED, 0, 100);
+	tell_peer(t, ND_IE_DURATIONEXPIRED);
 	return -ETIMEDOUT;
 }
 
@@ -536,6 +570,8 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 	if (rc == 0)
 		rc = run_until_end(sl, t);
 	nd_test_stop_senders(t);
+	if (t->told_peer)
+		await_peer_close(t, 2000);
 	nd_test_stop_receivers(t, rc == 0 ? (t->p.udp ? 100 : 500) : 0);
 	nd_test_finish(t);
 	atomic_store(&sl->phase, ND_SLOT_FINISHING);
