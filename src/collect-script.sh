@@ -136,6 +136,12 @@ collect_iface() {
 	copy_all "$nd_sys/statistics"
 	copy_all "$nd_sys/bonding"		# a bond master's attributes
 	copy_all "$nd_sys/bonding_slave"	# a bond member's state
+	# a team (the team driver's ethtool -i says "driver: team"): its
+	# runner lives in teamd, recorded as sos's teamd plugin does
+	if ethtool -i "$nd_if" 2>/dev/null | grep -q '^driver: team$'; then
+		run teamd teamdctl "$nd_if" state dump
+		run teamd teamdctl "$nd_if" config dump
+	fi
 	for nd_q in "$nd_sys"/queues/rx-*; do
 		[ -d "$nd_q" ] && copy_in "$nd_q" rps_cpus rps_flow_cnt
 	done

@@ -38,6 +38,12 @@ const char *nd_team_tx_hash_policy(const char *tx_hash);
 /* mode and xmit_hash_policy from team_runner and team_tx_hash. */
 void nd_team_map(struct nd_bond *b);
 
+/* Live: `teamdctl IFNAME WHAT dump` (WHAT "state" or "config") into a
+ * malloc'd, NUL-terminated buffer; argv, no shell, killed after 5 s or
+ * 1 MiB.  0; -ENOENT when teamdctl is not installed; -EIO when it failed
+ * or printed nothing. */
+int nd_team_dump(const char *ifname, const char *what, char **ret_text, size_t *ret_len);
+
 /* Fill facts->bond when ifname is a team: in a sysroot or sosreport from
  * sos_commands/teamd/teamdctl_IF_state_dump and _config_dump (the ports
  * from /sys/class/net/IF/lower_* where teamd's state is absent); live from

@@ -17,6 +17,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/snapshot.h"
 #include "nicdoctor/sysroot.h"
+#include "nicdoctor/team.h"
 #include "sysfs_util.h"
 
 #define COPY_MAX_LINKS 40
@@ -218,6 +219,22 @@ static int copy_fixed(const char *ifname, int dest_fd, const struct nd_facts *fa
 	return r;
 }
 
+/* Each member's files, /sys/class/net/MEMBER/FILE, as they resolve live. */
+static int copy_members(int dest_fd, const struct nd_bond *b, const char *const *files,
+			size_t n_files)
+{
+	char path[PATH_MAX];
+	int r = 0;
+
+	for (unsigned m = 0; r == 0 && m < b->n_members && m < ND_MAX_BOND_MEMBERS; m++)
+		for (size_t i = 0; r == 0 && i < n_files; i++) {
+			snprintf(path, sizeof(path), "/sys/class/net/%s/%s", b->members[m].name,
+				 files[i]);
+			r = replicate(dest_fd, path);
+		}
+	return r;
+}
+
 /* A bond's files, whichever source the probe used live (netlink leaves
  * no file read behind): /proc/net/bonding/IF as sosreport copies it, the
  * master's bonding/ attributes, each member's bonding_slave/ and link
@@ -250,13 +267,37 @@ static int copy_bond(const char *ifname, int dest_fd, const struct nd_bond *bond
 		snprintf(path, sizeof(path), "/sys/class/net/%s/bonding/%s", ifname, master[i]);
 		r = replicate(dest_fd, path);
 	}
-	for (unsigned m = 0; r == 0 && m < bond->n_members && m < ND_MAX_BOND_MEMBERS; m++)
-		for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(slave); i++) {
-			snprintf(path, sizeof(path), "/sys/class/net/%s/%s", bond->members[m].name,
-				 slave[i]);
-			r = replicate(dest_fd, path);
-		}
-	return r;
+	return r ? r : copy_members(dest_fd, bond, slave, ND_ARRAY_SIZE(slave));
+}
+
+/* A team: teamd's view where diagnose --sysroot reads it, as sosreport's
+ * teamd plugin keeps it (sos_commands/teamd/teamdctl_IF_WHAT_dump; the
+ * kernel's team driver holds no runner or hash to copy), and each port's
+ * link files.  Without teamdctl nothing of teamd's is written. */
+static int copy_team(const char *ifname, int dest_fd, const struct nd_bond *team)
+{
+	static const char *const what[] = { "state", "config" };
+	static const char *const port[] = {
+		"speed", "duplex", "operstate", "carrier", "mtu", "master",
+		"statistics/tx_bytes", "statistics/rx_bytes",
+	};
+	char path[PATH_MAX], *text;
+	size_t len;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(what); i++) {
+		if (nd_team_dump(ifname, what[i], &text, &len) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/sos_commands/teamd/teamdctl_%s_%s_dump", ifname,
+			 what[i]);
+		r = nd_snapshot_mkdir(dest_fd, "/sos_commands");
+		if (r == 0)
+			r = nd_snapshot_mkdir(dest_fd, "/sos_commands/teamd");
+		if (r == 0)
+			r = nd_snapshot_write(dest_fd, path, text, len);
+		free(text);
+	}
+	return r ? r : copy_members(dest_fd, team, port, ND_ARRAY_SIZE(port));
 }
 
 static int write_tools(int dest_fd, const struct nd_facts *facts)
@@ -284,7 +325,9 @@ int nd_snapshot_copy_sysfs(const char *ifname, int dest_fd, const struct nd_fact
 		r = copy_fixed(ifname, dest_fd, facts);
 	if (r == 0)
 		r = copy_pci(dest_fd, &facts->pci);
-	if (r == 0 && facts->bond.is_bond)
+	if (r == 0 && facts->bond.is_team)
+		r = copy_team(ifname, dest_fd, &facts->bond);
+	else if (r == 0 && facts->bond.is_bond)
 		r = copy_bond(ifname, dest_fd, &facts->bond);
 	if (r == 0)
 		r = write_tools(dest_fd, facts);

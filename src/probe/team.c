@@ -27,8 +27,7 @@
 /* teamdctl asks teamd over its socket: a stuck teamd must not stall us */
 #define TEAMDCTL_TIMEOUT_MS 5000
 
-/* `teamdctl IFNAME WHAT dump` into a malloc'd buffer; argv, no shell. */
-static int run_teamdctl(const char *ifname, const char *what, char **ret_text, size_t *ret_len)
+int nd_team_dump(const char *ifname, const char *what, char **ret_text, size_t *ret_len)
 {
 	char *argv[] = { "teamdctl", (char *)ifname, (char *)what, "dump", NULL };
 	int r = nd_run_capture(argv, TEAMDCTL_TIMEOUT_MS, TEAMDCTL_MAX_OUTPUT, ret_text, ret_len);
@@ -46,7 +45,7 @@ static void probe_live(const char *ifname, struct nd_bond *b)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int r = run_teamdctl(ifname, "state", &text, &len);
+	int r = nd_team_dump(ifname, "state", &text, &len);
 
 	if (r == 0 && nd_parse_teamd_state(text, len, b) < 0)
 		r = -EINVAL;
@@ -59,7 +58,7 @@ static void probe_live(const char *ifname, struct nd_bond *b)
 		return;
 	}
 	nd_strlcpy(b->source, "netlink+teamdctl", sizeof(b->source));
-	if (run_teamdctl(ifname, "config", &text, &len) == 0) {
+	if (nd_team_dump(ifname, "config", &text, &len) == 0) {
 		nd_parse_teamd_config(text, len, b);
 		free(text);
 	}

@@ -238,7 +238,7 @@ static double num_of(const cJSON *obj, const char *key)
 /* The experiments: headline, bottleneck, one table row per run, trials. */
 static void throughput(FILE *out, const cJSON *doc)
 {
-	const cJSON *tp = cJSON_GetObjectItem(doc, "throughput"), *run, *t;
+	const cJSON *tp = cJSON_GetObjectItem(doc, "throughput"), *run, *t, *together;
 	const cJSON *b = cJSON_GetObjectItem(tp, "bottleneck");
 	double measured = num_of(tp, "measured_mbps"), wire = num_of(tp, "wire_ceiling_mbps");
 	char a[32], c[32];
@@ -265,6 +265,14 @@ static void throughput(FILE *out, const cJSON *doc)
 	} else if (measured >= 0) {
 		fprintf(out, "; %s\n\n", cJSON_IsTrue(cJSON_GetObjectItem(tp, "at_wire"))
 			? "line rate reached" : "no bottleneck confirmed");
+	}
+	together = nd_together_confirmed(doc);
+	if (measured >= 0 && together &&
+	    strcmp(nd_json_str(b, "id", ""), nd_json_str(together, "id", "?"))) {
+		fputs("**Ports together:** ", out);
+		put_code(out, nd_json_str(together, "id", "?"), false);
+		fprintf(out, ", **confirmed**: %s\n\n",
+			nd_json_str(cJSON_GetObjectItem(together, "experiment"), "reason", ""));
 	}
 	fputs("| run | streams | Mbit/s | retransmits | min RTT (us) |\n|---|---:|---:|---:|---:|\n",
 	      out);

@@ -57,6 +57,11 @@ void nd_text_cpu_bars(FILE *out, bool color, const cJSON *cpus, const char *titl
 /* text_peer.c: the far end's section (after our throughput). */
 void nd_text_peer(FILE *out, bool color, const cJSON *doc);
 
+/* together.c: the finding the ports-together run confirmed (its experiment
+ * of kind "together"), or NULL.  A port's headline bottleneck is its run
+ * alone; this is what the ports met at once. */
+const cJSON *nd_together_confirmed(const cJSON *doc);
+
 int nd_render_prometheus(const struct nd_report *report, FILE *out);
 
 #endif

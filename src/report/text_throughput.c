@@ -70,7 +70,21 @@ static void measured_line(FILE *out, bool color, const cJSON *tp)
 		fputs(reset, out);
 }
 
-static void bottleneck_line(FILE *out, const cJSON *tp)
+/* The ports run together met a limit this port alone did not show: the
+ * suspect's line below has the reason, the together section the figures. */
+static void together_line(FILE *out, const cJSON *b, const cJSON *doc)
+{
+	const cJSON *f = nd_together_confirmed(doc);
+	char line[512];
+
+	if (!f || !strcmp(nd_json_str(b, "id", ""), nd_json_str(f, "id", "?")))
+		return;
+	snprintf(line, sizeof(line), "Bottleneck together: %s, confirmed (see Ports together)",
+		 nd_json_str(f, "id", "?"));
+	nd_text_wrap(out, 0, 4, line);
+}
+
+static void bottleneck_line(FILE *out, const cJSON *tp, const cJSON *doc)
 {
 	const cJSON *b = cJSON_GetObjectItem(tp, "bottleneck");
 	char line[512];
@@ -85,6 +99,7 @@ static void bottleneck_line(FILE *out, const cJSON *tp)
 	else
 		snprintf(line, sizeof(line), "Bottleneck: none confirmed");
 	nd_text_wrap(out, 0, 4, line);
+	together_line(out, cJSON_GetObjectItem(tp, "bottleneck"), doc);
 }
 
 static void suspects(FILE *out, bool color, const cJSON *doc)
@@ -117,7 +132,7 @@ void nd_text_headline(FILE *out, bool color, const cJSON *doc)
 		return;
 	measured_line(out, color, tp);
 	if (!strcmp(nd_json_str(tp, "mode", ""), "peer") && num(tp, "measured_mbps", -1) >= 0)
-		bottleneck_line(out, tp);
+		bottleneck_line(out, tp, doc);
 	suspects(out, color, doc);
 }
 

@@ -14,6 +14,20 @@
 #include "nicdoctor/report.h"
 #include "render.h"
 
+const cJSON *nd_together_confirmed(const cJSON *doc)
+{
+	const cJSON *f;
+
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(doc, "findings")) {
+		const cJSON *e = cJSON_GetObjectItem(f, "experiment");
+
+		if (!strcmp(nd_json_str(e, "kind", ""), "together") &&
+		    !strcmp(nd_json_str(f, "verdict", ""), "confirmed"))
+			return f;
+	}
+	return NULL;
+}
+
 static cJSON *together_doc(const struct nd_report *first, const cJSON *together)
 {
 	cJSON *t = cJSON_Duplicate(together, true);

@@ -130,6 +130,46 @@ test_expect_success 'a missing command leaves no file; a failing one leaves its 
 	grep -q "Operation not supported" pause_lo
 '
 
+# No team driver or teamd here: a stand-in ethtool (bound over the real
+# one) says "driver: team" for ndb and runs the real one otherwise; a
+# stand-in teamdctl, found on PATH after the system's, prints a fixture's
+# dumps.  The script records them where sos's teamd plugin does, and
+# diagnose --sysroot reads the team's runner from them.
+test_expect_success 'a team: teamdctl state and config dumps, as sos keeps them' '
+	eth=$(command -v ethtool) && cp "$eth" "$TRASH/ethtool.real" &&
+	fx="$FIXTURES/team-loadbalance-l4-port-down/sos_commands/teamd" &&
+	mkdir -p bin &&
+	cat >ethtool.fake <<-EOF &&
+	#!/bin/sh
+	if [ "\$1" = -i ] && [ "\$2" = ndb ]; then echo "driver: team"; exit 0; fi
+	exec "$TRASH/ethtool.real" "\$@"
+	EOF
+	cat >bin/teamdctl <<-EOF &&
+	#!/bin/sh
+	[ "\$1" = ndb ] && [ "\$3" = dump ] || exit 1
+	exec cat "$fx/teamdctl_team0_\$2_dump"
+	EOF
+	chmod 0755 ethtool.fake bin/teamdctl &&
+	(cd "$TRASH" && ip netns exec "$NS" unshare -m sh -c "
+		mount --bind \"$TRASH/ethtool.fake\" \"$eth\" &&
+		env TMPDIR=\"$TRASH\" PATH=\"\$PATH:$TRASH/bin\" dash collect.sh") >out4 2>err4 &&
+	tar=$(tarball_of out4) && test -s "$tar" &&
+	test_when_finished "rm -rf \"${tar%/*}\"" &&
+	tar -tf "$tar" >list4 &&
+	grep -q "/sos_commands/teamd/teamdctl_ndb_state_dump$" list4 &&
+	grep -q "/sos_commands/teamd/teamdctl_ndb_config_dump$" list4 &&
+	! grep -q "teamdctl_nda_" list4 &&
+	tar -xOf "$tar" --wildcards "*/sos_commands/teamd/teamdctl_ndb_state_dump" >state &&
+	cmp state "$fx/teamdctl_team0_state_dump" &&
+	{ "$ND" diagnose ndb --sysroot "$tar" --json >team.json; test $? -le 2; } &&
+	python3 -c "
+import json, sys
+fs = [f for f in json.load(open(\"team.json\"))[\"findings\"] if f[\"id\"] == \"bond.hash_layer2\"]
+e = fs[0][\"evidence\"]
+sys.exit(0 if (e[\"source\"], e[\"team_runner\"]) == (\"teamdctl\", \"loadbalance\") else 1)
+"
+'
+
 test_expect_success 'diagnose --sysroot TARBALL agrees with live diagnose on every check' '
 	ip netns exec "$NS" sh -c "echo 0 > /sys/class/net/nda/queues/rx-0/rps_cpus" &&
 	(cd "$TRASH" && ip netns exec "$NS" env TMPDIR="$TRASH" dash collect.sh) >out3 2>&1 &&

@@ -20,6 +20,7 @@
 struct fixture {
 	struct nd_facts *facts[2];
 	struct nd_report reports[2];
+	struct nd_group g;
 	cJSON *together;
 };
 
@@ -64,6 +65,7 @@ static int setup(void **state)
 	nd_group_slot_of(list, 2, 1, &g.slot);
 	nd_group_judge(&g);
 	fx->together = nd_group_json(&g);
+	fx->g = g;
 	*state = fx;
 	return 0;
 }
@@ -146,11 +148,53 @@ static void test_text(void **state)
 	free(text);
 }
 
+/* Each port alone reached its wire; together the slot capped them: the
+ * port's headline says both, and only once the together run confirmed it. */
+static void test_headline(void **state)
+{
+	struct fixture *fx = *state;
+	const char *alone = "Bottleneck: none below the wire: line rate reached\n";
+	const char *pair = "Bottleneck together: pcie.slot_too_slow, confirmed (see Ports "
+			   "together)\n";
+	char *text;
+
+	for (int i = 0; i < 2; i++) {
+		struct nd_finding f = { .id = "pcie.slot_too_slow", .severity = ND_SEV_WARNING,
+					.ceiling_mbps = 14629, .ceiling_source = "pcie" };
+
+		nd_strlcpy(f.title, "the slot's 14629 Mbit/s is below both ports' 18830",
+			   sizeof(f.title));
+		assert_int_equal(nd_report_add_finding(&fx->reports[i], &f), 0);
+		fx->reports[i].throughput = cJSON_Parse(
+			"{\"mode\": \"peer\", \"peer\": \"10.0.1.2\", \"wire_ceiling_mbps\": "
+			"9414.8, \"measured_mbps\": 9400, \"at_wire\": true, \"bottleneck\": null, "
+			"\"runs\": [], \"trials\": []}");
+		assert_non_null(fx->reports[i].throughput);
+	}
+	text = render(fx, ND_FORMAT_TEXT);
+	assert_non_null(strstr(text, alone));
+	assert_null(strstr(text, pair));
+	free(text);
+	for (int i = 0; i < 2; i++)
+		nd_group_apply(&fx->g, fx->reports[i].findings, fx->reports[i].n_findings);
+	text = render(fx, ND_FORMAT_TEXT);
+	/* once per port, under its own headline */
+	assert_non_null(strstr(text, alone));
+	assert_non_null(strstr(strstr(text, alone), pair));
+	assert_non_null(strstr(strstr(strstr(text, pair) + 1, alone), pair));
+	free(text);
+	text = render(fx, ND_FORMAT_MARKDOWN);
+	assert_non_null(strstr(text, "**Ports together:** `pcie.slot_too_slow`, **confirmed**: "
+				     "together 14.2 of 18.8 Gbit/s: the x4 5GT/s slot caps the pair"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_headline, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
