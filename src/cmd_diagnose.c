@@ -370,8 +370,7 @@ void diagnose_run_experiments(const struct diagnose_opts *o, struct nd_report *r
 	nd_probe_bond_window_start(facts);
 	start_sec = nd_probe_clock_sec();
 	if (o->peer) {
-		snprintf(x->set.peer, sizeof(x->set.peer), "%s:%u", o->peer_host,
-			 o->peer_port ? o->peer_port : ND_ENGINE_PORT_DEFAULT);
+		nd_peer_format(x->set.peer, sizeof(x->set.peer), o->peer_host, o->peer_port);
 		r = nd_exp_run_plan(&target, report->facts,
 				    o->duration_sec ? o->duration_sec : ND_EXP_PLAN_SEC_DEFAULT,
 				    &stop_requested, progress, NULL, &x->set);

@@ -123,6 +123,9 @@ struct nd_exp_summary {
 
 /* "host", "host:5201", "[::1]:5201" or a bare IPv6 address: 0 or -EINVAL. */
 int nd_peer_parse(const char *arg, char *ret_host, size_t host_size, uint16_t *ret_port);
+/* The other way: "host:port", "[v6]:port" for an IPv6 address (port 0:
+ * the default 5201), as a report prints a peer.  Returns buf. */
+char *nd_peer_format(char *buf, size_t size, const char *host, uint16_t port);
 
 /* One run: engine test, softnet counters before and after (probe).
  * 0, or the engine's negative errno with a lower-case reason in why. */

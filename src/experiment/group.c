@@ -300,7 +300,7 @@ static cJSON *port_json(const struct nd_group_port *p)
 	cJSON *o = cJSON_CreateObject();
 	char peer[300];
 
-	snprintf(peer, sizeof(peer), "%s:%u", p->host, p->port ? p->port : ND_ENGINE_PORT_DEFAULT);
+	nd_peer_format(peer, sizeof(peer), p->host, p->port);
 	cJSON_AddStringToObject(o, "interface", p->ifname);
 	cJSON_AddStringToObject(o, "peer", peer);
 	if (p->pci_address[0])

@@ -55,6 +55,15 @@ int nd_peer_parse(const char *arg, char *ret_host, size_t host_size, uint16_t *r
 	return 0;
 }
 
+char *nd_peer_format(char *buf, size_t size, const char *host, uint16_t port)
+{
+	bool v6 = strchr(host, ':') != NULL;
+
+	snprintf(buf, size, "%s%s%s:%u", v6 ? "[" : "", host, v6 ? "]" : "",
+		 port ? port : ND_ENGINE_PORT_DEFAULT);
+	return buf;
+}
+
 /* Sum of the softnet drop and squeeze counters over every CPU. */
 static int softnet_totals(uint64_t *ret_dropped, uint64_t *ret_squeezed)
 {

@@ -79,7 +79,11 @@ test_expect_success '--share: a client on its own host is served, over loopback 
 	test "$(peer status <r.json)" = shared &&
 	test "$(peer report.interface.name <r.json)" = ndb &&
 	diag "$NSB" ndb "[::1]:$P_SHARE" >r.json &&
-	test "$(peer status <r.json)" = shared
+	test "$(peer status <r.json)" = shared &&
+	# an IPv6 peer printed as --peer takes it
+	test "$(peer host <r.json)" = "[::1]:$P_SHARE" &&
+	python3 -c "import json; print(json.load(open(\"r.json\"))[\"throughput\"][\"peer\"])" >tp &&
+	test "$(cat tp)" = "[::1]:$P_SHARE"
 '
 
 test_expect_success '--share: a client on another host is declined, told about --share-from' '

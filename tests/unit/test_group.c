@@ -236,6 +236,19 @@ static void test_apply_and_port_ceiling(void **state)
 						"verdict")->valuestring, "confirmed");
 	assert_true(cJSON_GetObjectItem(doc, "links_ceiling_mbps")->valuedouble == 18829.6);
 	cJSON_Delete(doc);
+	/* a peer by IPv6 address is printed as --peer takes it back */
+	strcpy(g.ports[0].host, "fd00:10::2");
+	g.ports[0].port = 5202;
+	strcpy(g.ports[1].host, "10.0.2.2");
+	g.ports[1].port = 0;
+	doc = nd_group_json(&g);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "ports"),
+								   0), "peer")->valuestring,
+			    "[fd00:10::2]:5202");
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "ports"),
+								   1), "peer")->valuestring,
+			    "10.0.2.2:5201");
+	cJSON_Delete(doc);
 	cJSON_Delete(fs[0].experiment);
 	free(f);
 }
