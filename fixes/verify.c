@@ -29,7 +29,7 @@ static int run_once(const struct nd_fix_peer *peer, bool reverse, double duratio
 		    struct nd_exp_run *run, char *why, size_t why_size)
 {
 	struct nd_exp_target target = { .host = peer->host, .port = peer->port,
-					.ifname = peer->ifname };
+					.ifname = peer->ifname, .auth = peer->auth };
 	char reason[200] = "";
 	int r = nd_exp_measure(&target, peer->streams > 0 ? peer->streams : 1, reverse,
 			       duration_sec, run, reason, sizeof(reason));

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nicdoctor/auth.h"
 #include "nicdoctor/cmd.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/experiment.h"
@@ -28,6 +29,8 @@ struct fix_opts {
 	const char *peer;		/* HOST[:PORT] as given */
 	char peer_host[256];
 	struct nd_fix_peer measure;	/* set when peer */
+	const char *username, *public_key_path;
+	struct nd_auth_client auth;	/* with --username and --rsa-public-key-path */
 	bool apply, persist, revert, rfs, list;
 };
 
@@ -36,13 +39,17 @@ static void fix_usage(FILE *out)
 	fprintf(out,
 		"usage: nicdoctor fix [IF] [--apply] [--only ID,...] [--persist] [--rfs]\n"
 		"                     [--peer HOST[:PORT]] [--duration S]\n"
+		"                     [--username USER --rsa-public-key-path FILE]\n"
+		"                     [--use-pkcs1-padding]\n"
 		"       nicdoctor fix --revert [--list] [IF]\n"
 		"Without --apply, print the plan: one line per change, with the finding it\n"
 		"answers and the command a person would type.  --apply (root) journals the\n"
 		"original values, applies and reads each back; --revert restores every\n"
 		"journal, newest first (--list shows them).  --peer measures receive\n"
 		"throughput from an iperf3 server before and after each kind of change and\n"
-		"rolls back a kind that made it worse.\n");
+		"rolls back a kind that made it worse; --username and\n"
+		"--rsa-public-key-path authenticate to it as iperf3 does (password from\n"
+		"IPERF3_PASSWORD or asked).\n");
 }
 
 /* Combinations that make no sense; 0 or ND_EXIT_USAGE after the error. */
@@ -58,6 +65,10 @@ static int check_combination(const struct fix_opts *o)
 	}
 	if (o->measure.duration_sec && !o->peer) {
 		nd_err("fix: --duration needs --peer");
+		return ND_EXIT_USAGE;
+	}
+	if ((o->username || o->public_key_path || o->auth.pkcs1) && !o->peer) {
+		nd_err("fix: --username and --rsa-public-key-path need --peer");
 		return ND_EXIT_USAGE;
 	}
 	if (o->ifname && nd_ifname_valid(o->ifname) < 0) {
@@ -96,7 +107,7 @@ static int parse_duration(const char *arg, struct fix_opts *o)
 static int parse_args(int argc, char **argv, struct fix_opts *o)
 {
 	enum { OPT_APPLY = 256, OPT_ONLY, OPT_PEER, OPT_PERSIST, OPT_REVERT, OPT_RFS,
-	       OPT_DURATION, OPT_LIST };
+	       OPT_DURATION, OPT_LIST, OPT_USERNAME, OPT_RSA_PUBLIC_KEY, OPT_PKCS1 };
 	static const struct option longopts[] = {
 		{ "apply", no_argument, NULL, OPT_APPLY },
 		{ "only", required_argument, NULL, OPT_ONLY },
@@ -106,6 +117,9 @@ static int parse_args(int argc, char **argv, struct fix_opts *o)
 		{ "rfs", no_argument, NULL, OPT_RFS },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "list", no_argument, NULL, OPT_LIST },
+		{ "username", required_argument, NULL, OPT_USERNAME },
+		{ "rsa-public-key-path", required_argument, NULL, OPT_RSA_PUBLIC_KEY },
+		{ "use-pkcs1-padding", no_argument, NULL, OPT_PKCS1 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -132,6 +146,9 @@ static int parse_args(int argc, char **argv, struct fix_opts *o)
 		case OPT_REVERT: o->revert = true; break;
 		case OPT_RFS: o->rfs = true; break;
 		case OPT_LIST: o->list = true; break;
+		case OPT_USERNAME: o->username = optarg; break;
+		case OPT_RSA_PUBLIC_KEY: o->public_key_path = optarg; break;
+		case OPT_PKCS1: o->auth.pkcs1 = true; break;
 		case 'h': fix_usage(stdout); return -1;
 		default:
 			nd_err_option("fix", argc, argv);
@@ -395,6 +412,12 @@ static int measure_baseline(struct fix_opts *o, struct nd_fix_baseline *base)
 
 	if (!o->peer)
 		return 0;
+	r = nd_auth_client_setup(&o->auth, o->username, o->public_key_path, why, sizeof(why));
+	if (r < 0) {
+		nd_err("fix: %s", why);
+		return r == -EINVAL ? ND_EXIT_USAGE : ND_EXIT_ENV;
+	}
+	o->measure.auth = o->auth.public_key ? &o->auth : NULL;
 	o->measure.ifname = o->ifname;
 	if (!o->measure.duration_sec)
 		o->measure.duration_sec = PEER_RUN_SECONDS;
@@ -477,6 +500,7 @@ int cmd_fix(int argc, char **argv)
 			return ND_EXIT_ENV;
 	}
 	rc = o.revert ? run_revert(&o) : run_plan(&o);
+	nd_auth_client_clear(&o.auth);
 	if (lock_fd >= 0)
 		close(lock_fd);
 	return rc;

@@ -304,12 +304,15 @@ int nd_fix_revert_io(struct nd_fix_journal *j, const struct nd_fix_io *io, nd_fi
 
 /* --- verify against a peer (fixes/verify.c) --- */
 
+struct nd_auth_client;
+
 struct nd_fix_peer {
 	const char *host;
 	unsigned short port;		/* 0: 5201 */
 	const char *ifname;		/* counters sampled during runs */
 	double duration_sec;		/* per run */
 	int streams;
+	const struct nd_auth_client *auth;	/* credentials for the peer, or NULL */
 };
 
 struct nd_fix_baseline {

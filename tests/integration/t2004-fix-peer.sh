@@ -2,7 +2,7 @@
 test_description='fix --apply --peer: measures before and after each kind of change, keeps or rolls back each, and --revert restores the originals'
 . ./test-lib.sh
 test_require_root
-test_require_cmd ip ethtool python3
+test_require_cmd ip ethtool python3 openssl sha256sum
 
 NSA=nd-t2004a-$$ NSB=nd-t2004b-$$
 PORT=5294
@@ -76,11 +76,38 @@ test_expect_success '--revert restores the originals' '
 	snapshot >after && test_cmp "$TRASH/before" after
 '
 
+test_expect_success 'a peer that wants credentials: without them nothing changes; with them it measures' '
+	openssl genrsa -out priv.pem 2048 2>/dev/null &&
+	openssl rsa -in priv.pem -pubout -out pub.pem 2>/dev/null &&
+	printf "alice,%s\n" "$(printf "{%s}%s" alice secret | sha256sum | cut -d" " -f1)" \
+		>users.csv &&
+	{ ip netns exec "$NSB" "$ND" serve -p $((PORT + 1)) --rsa-private-key-path priv.pem \
+		--authorized-users-path users.csv >"$TRASH/serve-auth.log" 2>&1 & } &&
+	nd_atexit "kill $! 2>/dev/null" &&
+	sleep 0.5 &&
+	ls "$NICDOCTOR_STATE_DIR" >journals.before &&
+	test_expect_code 4 fix nda --only "$IDS" --apply --peer 10.77.4.2:$((PORT + 1)) \
+		--duration 1 >out 2>err &&
+	grep -q "^nicdoctor: cannot measure against .*(nothing changed)$" err &&
+	ls "$NICDOCTOR_STATE_DIR" >journals.now && test_cmp journals.before journals.now &&
+	snapshot >now && test_cmp "$TRASH/before" now &&
+	IPERF3_PASSWORD=secret fix nda --only "$IDS" --apply --peer 10.77.4.2:$((PORT + 1)) \
+		--duration 1 --username alice --rsa-public-key-path pub.pem >out &&
+	grep -q "^throughput from 10.77.4.2: [0-9]* Mbit/s" out &&
+	grep -q "^Authenticated as .alice.$" "$TRASH/serve-auth.log" &&
+	fix --revert nda >/dev/null &&
+	snapshot >after && test_cmp "$TRASH/before" after
+'
+
 test_expect_success 'bad --peer and --duration are usage errors' '
 	test_expect_code 3 "$ND" fix --peer "[::1" 2>err &&
 	test_expect_code 3 "$ND" fix --peer host:99999 2>err &&
 	test_expect_code 3 "$ND" fix --peer host --duration 0 2>err &&
-	test_expect_code 3 "$ND" fix --duration 5 2>err
+	test_expect_code 3 "$ND" fix --duration 5 2>err &&
+	test_expect_code 3 "$ND" fix --username alice 2>err &&
+	grep -q "^nicdoctor: fix: --username and --rsa-public-key-path need --peer$" err &&
+	test_expect_code 3 "$ND" fix --peer host --username alice 2>err &&
+	one_line_err() { test "$(wc -l <err)" = 1; } && one_line_err
 '
 
 test_done
