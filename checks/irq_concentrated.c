@@ -4,12 +4,17 @@
  * Judged from the counts first (where interrupts actually landed: the azure
  * mlx5 case had distinct smp_affinity masks and still every count on CPU0),
  * then from the effective affinity when the counts are too few to say.
+ * The counts are the observation window's where it has enough (what landed
+ * where while diagnose watched: the runs, or the sample); since-boot counts
+ * keep an affinity long changed (a fix applied, irqbalance moving them) and
+ * judge only without one.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "checks.h"
+#include "counter_window.h"
 #include "nic_common.h"
 #include "nicdoctor/queues.h"
 
@@ -77,6 +82,52 @@ static void add_fix(const struct nd_facts *facts, const struct nd_chain *chain,
 	}
 }
 
+/* The window's queue interrupts, when it saw enough of them to judge;
+ * boot_share is the since-boot busiest CPU's share (< 0 unknown). */
+static bool judge_window(const struct nd_facts *facts, const struct nd_chain *chain,
+			 double boot_share, unsigned boot_cpu, struct nd_finding *f)
+{
+	const struct nd_counter_window *w = &facts->window;
+	const struct nd_irq_sums *a = &w->before.queue_irqs, *b = &w->after.queue_irqs;
+	uint64_t total = 0, top = 0;
+	unsigned top_column = 0;
+	char history[96] = "";
+	double share;
+
+	if (!w->known || !a->known || !b->known || a->n_columns != b->n_columns)
+		return false;
+	for (unsigned c = 0; c < b->n_columns; c++) {
+		uint64_t d = nd_counter_delta(a->per_column[c], b->per_column[c]);
+
+		total += d;
+		if (d > top) {
+			top = d;
+			top_column = c;
+		}
+	}
+	nd_window_evidence(facts, f->evidence);
+	cJSON_AddNumberToObject(f->evidence, "window_queue_interrupts", (double)total);
+	if (total < IRQ_MIN_COUNTS)
+		return false;
+	share = (double)top / (double)total;
+	cJSON_AddNumberToObject(f->evidence, "window_busiest_cpu", b->column_cpu[top_column]);
+	cJSON_AddNumberToObject(f->evidence, "window_busiest_cpu_share_pct",
+				(double)(long)(share * 1000.0) / 10.0);
+	if (share >= IRQ_CONCENTRATED_SHARE) {
+		nd_finding_set(f, ND_SEV_WARNING, "%.0f%% of the %llu queue interrupts in %s were "
+			       "on CPU%u", share * 100.0, (unsigned long long)total, w->label,
+			       b->column_cpu[top_column]);
+		add_fix(facts, chain, f);
+		return true;
+	}
+	if (boot_share >= IRQ_CONCENTRATED_SHARE)
+		snprintf(history, sizeof(history), " (since boot %.0f%% were on CPU%u: history)",
+			 boot_share * 100.0, boot_cpu);
+	nd_finding_set(f, ND_SEV_OK, "queue interrupts spread in %s: busiest CPU%u had %.0f%%%s",
+		       w->label, b->column_cpu[top_column], share * 100.0, history);
+	return true;
+}
+
 /* Queue IRQs: the kernel's napi -> IRQ links where it gave them, else
  * IRQ names; the chain goes into the evidence either way. */
 static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
@@ -127,9 +178,11 @@ static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
 		cJSON_AddNumberToObject(f->evidence, "busiest_cpu", nd_irq_column_cpu(facts, top_column));
 		cJSON_AddNumberToObject(f->evidence, "busiest_cpu_share_pct",
 					(double)(long)(share * 1000.0) / 10.0);
+		if (judge_window(facts, chain, share, nd_irq_column_cpu(facts, top_column), f))
+			return;
 		if (share >= IRQ_CONCENTRATED_SHARE) {
 			nd_finding_set(f, ND_SEV_WARNING,
-				       "%.0f%% of %u queue interrupts' counts are on CPU%u",
+				       "%.0f%% of %u queue interrupts' counts since boot are on CPU%u",
 				       share * 100.0, t.queue_irqs, nd_irq_column_cpu(facts, top_column));
 			add_fix(facts, chain, f);
 			return;
@@ -138,6 +191,8 @@ static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
 			       nd_irq_column_cpu(facts, top_column), share * 100.0);
 		return;
 	}
+	if (judge_window(facts, chain, -1, 0, f))
+		return;
 	if (t.same_effective && t.effective_cpu >= 0) {
 		cJSON_AddNumberToObject(f->evidence, "affinity_cpu", t.effective_cpu);
 		nd_finding_set(f, ND_SEV_WARNING, "all %u queue interrupts are pinned to CPU%d",

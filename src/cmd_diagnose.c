@@ -335,7 +335,7 @@ static void window_over_runs(struct nd_facts *facts, struct nd_report *report,
 			runs++;
 			traffic_sec += set->runs[i].duration_sec;
 		}
-	if (!runs || nd_probe_counter_sample(facts->ifname, &w->after) < 0) {
+	if (!runs || nd_probe_counter_sample(facts, &w->after) < 0) {
 		nd_counter_window_unknown(w, "no traffic run completed");
 		return;
 	}
@@ -366,7 +366,7 @@ void diagnose_run_experiments(const struct diagnose_opts *o, struct nd_report *r
 
 	x->set.wire_mbps = nd_facts_wire_ceiling_mbps(report->facts);
 	catch_stop_signals();
-	nd_probe_counter_sample(facts->ifname, &facts->window.before);
+	nd_probe_counter_sample(facts, &facts->window.before);
 	nd_probe_bond_window_start(facts);
 	start_sec = nd_probe_clock_sec();
 	if (o->peer) {
@@ -439,7 +439,7 @@ static void sample_window(const struct diagnose_opts *o, struct nd_facts *facts)
 	}
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "nicdoctor: sampling the counters for %g s\n", sec);
-	nd_probe_counter_window(facts->ifname, sec, &facts->window);
+	nd_probe_counter_window(facts, sec, &facts->window);
 }
 
 /* Probe and check; 0 or an exit code after the error. */

@@ -266,11 +266,22 @@ struct nd_uptime {
 };
 
 /* One read of every cumulative counter the rate checks judge. */
+/* A set of IRQs' counts summed per /proc/interrupts CPU column: what a
+ * second read of the interrupts keeps (watch, the counter window). */
+struct nd_irq_sums {
+	bool known;
+	unsigned irqs;			/* how many of the wanted IRQs the file had */
+	unsigned n_columns;
+	unsigned column_cpu[ND_IRQ_MAX_CPUS];	/* the CPU of each column */
+	uint64_t per_column[ND_IRQ_MAX_CPUS];
+};
+
 struct nd_counter_sample {
 	bool link_known;
 	struct nd_link_stats link;
 	struct nd_softnet softnet;	/* st.known when read */
 	struct nd_nicstats nicstats;	/* st.known when read */
+	struct nd_irq_sums queue_irqs;	/* the interface's queue IRQs */
 };
 
 /*

@@ -80,6 +80,11 @@ void nd_probe_drvinfo(const char *ifname, struct nd_facts *facts);
 void nd_probe_pci(const char *ifname, struct nd_facts *facts);
 void nd_probe_queues(const char *ifname, struct nd_facts *facts);
 void nd_probe_irqs(const char *ifname, struct nd_facts *facts);
+/* /proc/interrupts read again: the wanted IRQs' counts summed per CPU
+ * column into ret (known when the file had any of them); scratch is the
+ * caller's, as it is large. */
+void nd_probe_irq_sums(const unsigned *wanted, unsigned n_wanted, struct nd_irqs *scratch,
+		       struct nd_irq_sums *ret);
 void nd_probe_softnet(const char *ifname, struct nd_facts *facts);
 void nd_probe_sysctls(const char *ifname, struct nd_facts *facts);
 void nd_probe_cpus(const char *ifname, struct nd_facts *facts);
@@ -96,11 +101,13 @@ void nd_probe_uptime(struct nd_uptime *ret);
 double nd_probe_clock_sec(void);
 /* The counters as facts already hold them (the probe's read). */
 void nd_counter_sample_from_facts(const struct nd_facts *facts, struct nd_counter_sample *ret);
-/* Read softnet_stat, the link stats and ethtool -S once more.  0, -ENOMEM. */
-int nd_probe_counter_sample(const char *ifname, struct nd_counter_sample *ret);
+/* Read softnet_stat, the link stats, ethtool -S and the queue IRQs' counts
+ * (the probe's queue IRQs of facts) once more.  0, -ENOMEM. */
+int nd_probe_counter_sample(const struct nd_facts *facts, struct nd_counter_sample *ret);
 /* Two reads `seconds` apart into ret (what "sample", label "the last S s").
  * 0, or a negative errno with ret unknown. */
-int nd_probe_counter_window(const char *ifname, double seconds, struct nd_counter_window *ret);
+int nd_probe_counter_window(const struct nd_facts *facts, double seconds,
+			    struct nd_counter_window *ret);
 /* Mark a window known over `seconds` (what and label as in facts.h), or
  * unknown with why. */
 void nd_counter_window_set(struct nd_counter_window *w, const char *what, const char *label,

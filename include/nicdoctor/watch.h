@@ -37,10 +37,7 @@ struct nd_watch_sample {
 	bool queues_known;
 	char queues_reason[ND_REASON_LEN];
 	struct nd_queue_table queues;
-	bool irqs_known;
-	unsigned n_columns;
-	unsigned column_cpu[ND_IRQ_MAX_CPUS];
-	uint64_t irq_per_column[ND_IRQ_MAX_CPUS];	/* the interface's IRQs, summed */
+	struct nd_irq_sums irqs;	/* the interface's IRQs */
 };
 
 /* Fill ctx from facts (which must outlive ctx).  0 or -ENOMEM. */

@@ -1,6 +1,7 @@
 /*
  * counters.c - a second read of the cumulative counters (softnet_stat,
- * the link's rtnetlink stats, ethtool -S) and the observation window the
+ * the link's rtnetlink stats, ethtool -S, the queue IRQs' counts in
+ * /proc/interrupts) and the observation window the
  * counter checks judge: what grew between two reads is what the host does
  * now; the facts' since-boot totals are only its history.  Also the
  * uptime those totals count over.
@@ -13,6 +14,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
+#include "nicdoctor/queues.h"
 #include "nicdoctor/sysroot.h"
 
 #define UPTIME_PATH "/proc/uptime"
@@ -53,10 +55,12 @@ void nd_counter_sample_from_facts(const struct nd_facts *facts, struct nd_counte
 	ret->nicstats = facts->nicstats;
 }
 
-int nd_probe_counter_sample(const char *ifname, struct nd_counter_sample *ret)
+int nd_probe_counter_sample(const struct nd_facts *facts, struct nd_counter_sample *ret)
 {
 	/* The sources fill a whole facts value; only the counters are kept. */
 	struct nd_facts *scratch = calloc(1, sizeof(*scratch));
+	const char *ifname = facts->ifname;
+	unsigned wanted[ND_MAX_IRQS], n = 0;
 
 	if (!scratch)
 		return -ENOMEM;
@@ -65,6 +69,11 @@ int nd_probe_counter_sample(const char *ifname, struct nd_counter_sample *ret)
 	nd_probe_drvinfo(ifname, scratch);
 	nd_probe_softnet(ifname, scratch);
 	nd_counter_sample_from_facts(scratch, ret);
+	/* the IRQs the probe found serving queues, counted again */
+	for (unsigned i = 0; facts->irqs.st.known && i < facts->irqs.count && i < ND_MAX_IRQS; i++)
+		if (nd_facts_irq_serves_queue(facts, &facts->irqs.irq[i]))
+			wanted[n++] = facts->irqs.irq[i].irq;
+	nd_probe_irq_sums(wanted, n, &scratch->irqs, &ret->queue_irqs);
 	free(scratch);
 	return 0;
 }
@@ -86,7 +95,8 @@ void nd_counter_window_set(struct nd_counter_window *w, const char *what, const 
 		nd_strlcpy(w->reason, "the window had no length", sizeof(w->reason));
 }
 
-int nd_probe_counter_window(const char *ifname, double seconds, struct nd_counter_window *ret)
+int nd_probe_counter_window(const struct nd_facts *facts, double seconds,
+			    struct nd_counter_window *ret)
 {
 	struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
 	char label[64];
@@ -94,12 +104,12 @@ int nd_probe_counter_window(const char *ifname, double seconds, struct nd_counte
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	r = nd_probe_counter_sample(ifname, &ret->before);
+	r = nd_probe_counter_sample(facts, &ret->before);
 	start = nd_probe_clock_sec();
 	while (r == 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 	if (r == 0)
-		r = nd_probe_counter_sample(ifname, &ret->after);
+		r = nd_probe_counter_sample(facts, &ret->after);
 	if (r < 0) {
 		nd_counter_window_unknown(ret, "the counters could not be read again");
 		return r;

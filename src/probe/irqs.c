@@ -169,3 +169,29 @@ void nd_probe_irqs(const char *ifname, struct nd_facts *facts)
 	}
 	probe_irqbalance(irqs);
 }
+
+void nd_probe_irq_sums(const unsigned *wanted, unsigned n_wanted, struct nd_irqs *scratch,
+		       struct nd_irq_sums *ret)
+{
+	char *text = NULL;
+
+	ret->known = false;
+	ret->irqs = ret->n_columns = 0;
+	if (!n_wanted || nd_sysroot_read_alloc("/proc/interrupts", &text, NULL) < 0)
+		return;
+	scratch->count = 0;
+	scratch->n_cpu_columns = 0;
+	if (nd_parse_interrupts(text, wanted, n_wanted, NULL, scratch) == 0 && scratch->count) {
+		ret->irqs = scratch->count;
+		ret->n_columns = scratch->n_cpu_columns < ND_IRQ_MAX_CPUS ? scratch->n_cpu_columns
+									 : ND_IRQ_MAX_CPUS;
+		for (unsigned c = 0; c < ret->n_columns; c++) {
+			ret->column_cpu[c] = scratch->column_cpu_known ? scratch->column_cpu[c] : c;
+			ret->per_column[c] = 0;
+			for (unsigned i = 0; i < scratch->count; i++)
+				ret->per_column[c] += scratch->irq[i].per_cpu[c];
+		}
+		ret->known = true;
+	}
+	free(text);
+}

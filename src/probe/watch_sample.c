@@ -53,31 +53,6 @@ static void read_softnet(struct nd_softnet *softnet)
 	free(text);
 }
 
-static void read_irqs(const struct nd_watch_ctx *ctx, struct nd_watch_sample *s)
-{
-	struct nd_irqs *irqs = ctx->irqs_scratch;
-	char *text = NULL;
-
-	s->irqs_known = false;
-	if (!ctx->n_irqs || nd_sysroot_read_alloc("/proc/interrupts", &text, NULL) < 0)
-		return;
-	irqs->count = 0;
-	irqs->n_cpu_columns = 0;
-	if (nd_parse_interrupts(text, ctx->irq_numbers, ctx->n_irqs, NULL, irqs) == 0 &&
-	    irqs->count) {
-		s->n_columns = irqs->n_cpu_columns < ND_IRQ_MAX_CPUS ? irqs->n_cpu_columns
-								     : ND_IRQ_MAX_CPUS;
-		for (unsigned c = 0; c < s->n_columns; c++) {
-			s->column_cpu[c] = irqs->column_cpu_known ? irqs->column_cpu[c] : c;
-			s->irq_per_column[c] = 0;
-			for (unsigned i = 0; i < irqs->count; i++)
-				s->irq_per_column[c] += irqs->irq[i].per_cpu[c];
-		}
-		s->irqs_known = true;
-	}
-	free(text);
-}
-
 int nd_watch_sample_read(const struct nd_watch_ctx *ctx, struct nd_watch_sample *ret)
 {
 	int r;
@@ -94,6 +69,6 @@ int nd_watch_sample_read(const struct nd_watch_ctx *ctx, struct nd_watch_sample 
 	ret->queues_known = r == 0;
 	nd_strlcpy(ret->queues_reason, r == 0 ? "" : ret->queues.st.reason,
 		   sizeof(ret->queues_reason));
-	read_irqs(ctx, ret);
+	nd_probe_irq_sums(ctx->irq_numbers, ctx->n_irqs, ctx->irqs_scratch, &ret->irqs);
 	return 0;
 }

@@ -159,11 +159,11 @@ static cJSON *cpu_object(const struct nd_watch_sample *a, const struct nd_watch_
 	cJSON_AddNumberToObject(o, "cpu", s->cpu);
 	cJSON_AddNumberToObject(o, "busy_pct", round1(s->busy_pct));
 	cJSON_AddNumberToObject(o, "softirq_pct", round1(s->softirq_pct));
-	for (unsigned c = 0; a->irqs_known && b->irqs_known && c < b->n_columns; c++)
-		if ((int)b->column_cpu[c] == s->cpu && c < a->n_columns)
+	for (unsigned c = 0; a->irqs.known && b->irqs.known && c < b->irqs.n_columns; c++)
+		if ((int)b->irqs.column_cpu[c] == s->cpu && c < a->irqs.n_columns)
 			cJSON_AddNumberToObject(o, "interrupts_ps",
-						round1(rate(a->irq_per_column[c],
-							    b->irq_per_column[c], dt)));
+						round1(rate(a->irqs.per_column[c],
+							    b->irqs.per_column[c], dt)));
 	for (unsigned i = 0; a->softnet.st.known && b->softnet.st.known && i < b->softnet.count;
 	     i++) {
 		double drop, squeeze;
@@ -273,7 +273,7 @@ static void add_unavailable(cJSON *view, const struct nd_watch_ctx *ctx,
 		{ !b->queues_known, "per-queue counters", b->queues_reason },
 		{ !b->softnet.st.known, "softnet_stat", b->softnet.st.reason },
 		{ !b->cpus_known, "per-CPU load", "cannot read '/proc/stat'" },
-		{ !b->irqs_known, "interrupts per CPU", ctx->n_irqs ? "cannot read '/proc/interrupts'"
+		{ !b->irqs.known, "interrupts per CPU", ctx->n_irqs ? "cannot read '/proc/interrupts'"
 				 : ctx->facts->irqs.st.reason },
 	};
 

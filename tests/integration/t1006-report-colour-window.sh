@@ -74,6 +74,19 @@ test_expect_success 'the window: a sample of its own by default, none with --sam
 	test "$(ev nic.rx_dropped samples <none.json)" = 1
 '
 
+# A veth has no IRQs: the window's queue interrupt counts are read where the
+# host's own NIC has queue IRQs (read only, --no-traffic); skipped otherwise.
+test_expect_success 'the window counts the queue interrupts of a NIC that has them' '
+	"$ND" diagnose --no-traffic --json >host.json 2>host.err
+	if [ $? -gt 2 ]; then say "$(cat host.err): skipped"; exit 0; fi
+	irqs=$(ev irq.concentrated queue_irqs <host.json 2>/dev/null || echo null) &&
+	if [ "$irqs" = null ] || [ "$irqs" -lt 1 ]; then
+		say "no queue IRQs on the default route NIC: skipped"; exit 0
+	fi &&
+	ev irq.concentrated window_queue_interrupts <host.json | grep -q "^[0-9][0-9]*$" &&
+	test "$(ev irq.concentrated window.source <host.json)" = "\"sample\""
+'
+
 # sysctl.backlog_low is unknown in a namespace: netdev_max_backlog is not per-netns here.
 test_expect_success 'uptime is the evidence context of every counter check' '
 	( for id in softnet.dropped softnet.squeezed nic.rx_dropped; do

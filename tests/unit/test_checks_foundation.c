@@ -212,6 +212,69 @@ static void add_irq(struct nd_facts *facts, unsigned irq, const char *name,
 	entry->affinity_known = nd_cpuset_parse_list(affinity, &entry->affinity) == 0;
 }
 
+/* A window whose queue interrupts grew by `grew` per CPU column (4 columns). */
+static void irq_window(struct nd_facts *facts, const uint64_t *grew)
+{
+	struct nd_counter_window *w = &facts->window;
+
+	memset(w, 0, sizeof(*w));
+	w->known = true;
+	w->seconds = 12;
+	nd_strlcpy(w->what, "run peer plan", sizeof(w->what));
+	nd_strlcpy(w->label, "the 3 runs (12 s of traffic)", sizeof(w->label));
+	w->before.queue_irqs.known = w->after.queue_irqs.known = true;
+	w->before.queue_irqs.n_columns = w->after.queue_irqs.n_columns = 4;
+	for (unsigned c = 0; c < 4; c++) {
+		w->before.queue_irqs.column_cpu[c] = w->after.queue_irqs.column_cpu[c] = c;
+		w->before.queue_irqs.per_column[c] = 1000000;
+		w->after.queue_irqs.per_column[c] = 1000000 + grew[c];
+	}
+}
+
+/* Since boot the counts piled on CPU0; what the window saw decides. */
+static void test_irq_concentrated_window(void **state)
+{
+	static const uint64_t on_cpu0[4] = { 50000, 3, 0, 0 };
+	static const uint64_t spread[4][4] = { { 9000, 0, 0, 0 }, { 0, 9000, 0, 0 },
+					       { 0, 0, 9000, 0 }, { 0, 0, 0, 9000 } };
+	static const uint64_t grew_spread[4] = { 3000, 2900, 3100, 3000 };
+	static const uint64_t grew_on_cpu2[4] = { 10, 20, 40000, 0 };
+	static const uint64_t grew_few[4] = { 5, 0, 0, 0 };
+	struct nd_facts *facts = facts_new();
+	const cJSON *e;
+
+	(void)state;
+	nd_status_set_known(&facts->irqs.st);
+	facts->irqs.n_cpu_columns = 4;
+	for (unsigned q = 0; q < 4; q++)
+		add_irq(facts, 41 + q, "eth0-TxRx", on_cpu0, "0-3");
+	/* a fix spread them since: the window is what the host does now */
+	irq_window(facts, grew_spread);
+	run("irq.concentrated", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_string_equal(finding.title, "queue interrupts spread in the 3 runs (12 s of "
+			    "traffic): busiest CPU2 had 26% (since boot 100% were on CPU0: history)");
+	e = cJSON_GetObjectItem(finding.evidence, "window_queue_interrupts");
+	assert_true(cJSON_IsNumber(e) && e->valuedouble == 12000);
+	assert_non_null(cJSON_GetObjectItem(finding.evidence, "window"));
+	/* too few in the window: since boot decides, and says so */
+	irq_window(facts, grew_few);
+	run("irq.concentrated", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(finding.title, "100% of 4 queue interrupts' counts since boot are on CPU0");
+	/* spread since boot, piled on one CPU in the window */
+	facts->irqs.count = 0;
+	for (unsigned q = 0; q < 4; q++)
+		add_irq(facts, 41 + q, "eth0-TxRx", spread[q], "0-3");
+	irq_window(facts, grew_on_cpu2);
+	run("irq.concentrated", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(finding.title, "100% of the 40030 queue interrupts in the 3 runs (12 s "
+			    "of traffic) were on CPU2");
+	assert_int_equal(finding.fix.n_commands, 4);
+	free(facts);
+}
+
 static void test_irq_concentrated(void **state)
 {
 	static const uint64_t on_cpu0[4] = { 50000, 3, 0, 0 };
@@ -270,6 +333,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_queues_single, teardown),
 		cmocka_unit_test_teardown(test_rps_off_single_queue, teardown),
 		cmocka_unit_test_teardown(test_irq_concentrated, teardown),
+		cmocka_unit_test_teardown(test_irq_concentrated_window, teardown),
 	};
 
 	return cmocka_run_group_tests_name("checks_foundation", tests, NULL, NULL);

@@ -61,9 +61,9 @@ static struct fixture *fixture(unsigned n_rx)
 	nd_status_set_known(&x->b.softnet.st);
 	x->a.softnet.count = x->b.softnet.count = 2;
 	x->a.softnet.cpu[1].cpu = x->b.softnet.cpu[1].cpu = 1;
-	x->a.irqs_known = x->b.irqs_known = true;
-	x->a.n_columns = x->b.n_columns = 2;
-	x->a.column_cpu[1] = x->b.column_cpu[1] = 1;
+	x->a.irqs.known = x->b.irqs.known = true;
+	x->a.irqs.n_columns = x->b.irqs.n_columns = 2;
+	x->a.irqs.column_cpu[1] = x->b.irqs.column_cpu[1] = 1;
 	return x;
 }
 
@@ -92,7 +92,7 @@ static void test_rates_and_pegged_cpu(void **state)
 	x->b.queues.q[0].bytes = 75000000;
 	x->b.cpus.c[1].idle = 0;		/* CPU 1: 100% busy ... */
 	x->b.cpus.c[1].softirq = 96;		/* ... 96% softirq */
-	x->b.irq_per_column[1] = 1200;
+	x->b.irqs.per_column[1] = 1200;
 	v = nd_watch_view(&x->ctx, &x->a, &x->b, 1, false);
 	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(v, "device"), "rx_pps")->valueint,
 			 50000);
