@@ -219,3 +219,14 @@ bool nd_facts_irq_serves_queue(const struct nd_facts *facts, const struct nd_irq
 	}
 	return !kernel_irqs && nd_irq_is_queue(irq);
 }
+
+unsigned nd_facts_queue_irqs(const struct nd_facts *facts, unsigned *ret, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; facts->irqs.st.known && i < facts->irqs.count && i < ND_MAX_IRQS &&
+			     n < max; i++)
+		if (nd_facts_irq_serves_queue(facts, &facts->irqs.irq[i]))
+			ret[n++] = facts->irqs.irq[i].irq;
+	return n;
+}

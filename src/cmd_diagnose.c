@@ -20,6 +20,7 @@
 #include "nicdoctor/experiment.h"
 #include "nicdoctor/fix.h"
 #include "nicdoctor/probe.h"
+#include "nicdoctor/queues.h"
 #include "nicdoctor/report.h"
 #include "nicdoctor/sysroot.h"
 #include "cmd_diagnose.h"
@@ -320,12 +321,26 @@ static int run_trials(const struct diagnose_opts *o, struct nd_report *report,
 	return 0;
 }
 
+/* What a counter read of this diagnosis covers: the interface and the IRQs
+ * the checks take for its queue IRQs (irqs: ND_MAX_IRQS, the caller's). */
+static const struct nd_counter_source *counter_source(const struct nd_facts *facts,
+							unsigned *irqs,
+							struct nd_counter_source *src)
+{
+	src->ifname = facts->ifname;
+	src->queue_irqs = irqs;
+	src->n_queue_irqs = nd_facts_queue_irqs(facts, irqs, ND_MAX_IRQS);
+	return src;
+}
+
 /* The counters' window over the runs: the counter checks judge what
  * grew while the traffic ran, before the verdicts test them. */
 static void window_over_runs(struct nd_facts *facts, struct nd_report *report,
 			     const struct nd_exp_set *set, double start_sec)
 {
 	struct nd_counter_window *w = &facts->window;
+	struct nd_counter_source src;
+	unsigned irqs[ND_MAX_IRQS];
 	double traffic_sec = 0;
 	unsigned runs = 0;
 	char label[64];
@@ -335,7 +350,7 @@ static void window_over_runs(struct nd_facts *facts, struct nd_report *report,
 			runs++;
 			traffic_sec += set->runs[i].duration_sec;
 		}
-	if (!runs || nd_probe_counter_sample(facts, &w->after) < 0) {
+	if (!runs || nd_probe_counter_sample(counter_source(facts, irqs, &src), &w->after) < 0) {
 		nd_counter_window_unknown(w, "no traffic run completed");
 		return;
 	}
@@ -360,13 +375,15 @@ void diagnose_run_experiments(const struct diagnose_opts *o, struct nd_report *r
 					.ifname = report->facts->ifname, .want_peer = true,
 					.auth = o->auth.public_key ? &o->auth : NULL };
 	nd_exp_progress_fn progress = isatty(STDERR_FILENO) ? progress_line : NULL;
+	struct nd_counter_source src;
+	unsigned irqs[ND_MAX_IRQS];
 	struct nd_finding asym;
 	char msg[400];
 	int r;
 
 	x->set.wire_mbps = nd_facts_wire_ceiling_mbps(report->facts);
 	catch_stop_signals();
-	nd_probe_counter_sample(facts, &facts->window.before);
+	nd_probe_counter_sample(counter_source(facts, irqs, &src), &facts->window.before);
 	nd_probe_bond_window_start(facts);
 	start_sec = nd_probe_clock_sec();
 	if (o->peer) {
@@ -423,6 +440,8 @@ static void add_far_end(struct nd_report *report, struct experiments *x)
 static void sample_window(const struct diagnose_opts *o, struct nd_facts *facts)
 {
 	double sec = o->sample_sec < 0 ? SAMPLE_SEC_DEFAULT : o->sample_sec;
+	struct nd_counter_source src;
+	unsigned irqs[ND_MAX_IRQS];
 
 	if (o->sysroot) {
 		nd_counter_window_unknown(&facts->window, "a snapshot holds one read");
@@ -439,7 +458,7 @@ static void sample_window(const struct diagnose_opts *o, struct nd_facts *facts)
 	}
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "nicdoctor: sampling the counters for %g s\n", sec);
-	nd_probe_counter_window(facts, sec, &facts->window);
+	nd_probe_counter_window(counter_source(facts, irqs, &src), sec, &facts->window);
 }
 
 /* Probe and check; 0 or an exit code after the error. */

@@ -101,12 +101,19 @@ void nd_probe_uptime(struct nd_uptime *ret);
 double nd_probe_clock_sec(void);
 /* The counters as facts already hold them (the probe's read). */
 void nd_counter_sample_from_facts(const struct nd_facts *facts, struct nd_counter_sample *ret);
+/* What a counter sample reads: the interface, and the IRQs whose
+ * /proc/interrupts counts it sums (the caller's choice: its queue IRQs). */
+struct nd_counter_source {
+	const char *ifname;
+	const unsigned *queue_irqs;
+	unsigned n_queue_irqs;
+};
 /* Read softnet_stat, the link stats, ethtool -S and the queue IRQs' counts
- * (the probe's queue IRQs of facts) once more.  0, -ENOMEM. */
-int nd_probe_counter_sample(const struct nd_facts *facts, struct nd_counter_sample *ret);
+ * once more.  0, -ENOMEM. */
+int nd_probe_counter_sample(const struct nd_counter_source *src, struct nd_counter_sample *ret);
 /* Two reads `seconds` apart into ret (what "sample", label "the last S s").
  * 0, or a negative errno with ret unknown. */
-int nd_probe_counter_window(const struct nd_facts *facts, double seconds,
+int nd_probe_counter_window(const struct nd_counter_source *src, double seconds,
 			    struct nd_counter_window *ret);
 /* Mark a window known over `seconds` (what and label as in facts.h), or
  * unknown with why. */

@@ -81,5 +81,7 @@ void nd_chain_add_evidence(const struct nd_facts *facts, struct cJSON *evidence)
 bool nd_chain_irq_serves_queue(const struct nd_chain *c, const struct nd_irq *irq);
 /* The same from the facts' queue table, without building a chain. */
 bool nd_facts_irq_serves_queue(const struct nd_facts *facts, const struct nd_irq *irq);
+/* The numbers of the facts' IRQs that serve queues, at most max; the count. */
+unsigned nd_facts_queue_irqs(const struct nd_facts *facts, unsigned *ret, unsigned max);
 
 #endif

@@ -14,7 +14,6 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
-#include "nicdoctor/queues.h"
 #include "nicdoctor/sysroot.h"
 
 #define UPTIME_PATH "/proc/uptime"
@@ -55,12 +54,11 @@ void nd_counter_sample_from_facts(const struct nd_facts *facts, struct nd_counte
 	ret->nicstats = facts->nicstats;
 }
 
-int nd_probe_counter_sample(const struct nd_facts *facts, struct nd_counter_sample *ret)
+int nd_probe_counter_sample(const struct nd_counter_source *src, struct nd_counter_sample *ret)
 {
 	/* The sources fill a whole facts value; only the counters are kept. */
 	struct nd_facts *scratch = calloc(1, sizeof(*scratch));
-	const char *ifname = facts->ifname;
-	unsigned wanted[ND_MAX_IRQS], n = 0;
+	const char *ifname = src->ifname;
 
 	if (!scratch)
 		return -ENOMEM;
@@ -69,11 +67,7 @@ int nd_probe_counter_sample(const struct nd_facts *facts, struct nd_counter_samp
 	nd_probe_drvinfo(ifname, scratch);
 	nd_probe_softnet(ifname, scratch);
 	nd_counter_sample_from_facts(scratch, ret);
-	/* the IRQs the probe found serving queues, counted again */
-	for (unsigned i = 0; facts->irqs.st.known && i < facts->irqs.count && i < ND_MAX_IRQS; i++)
-		if (nd_facts_irq_serves_queue(facts, &facts->irqs.irq[i]))
-			wanted[n++] = facts->irqs.irq[i].irq;
-	nd_probe_irq_sums(wanted, n, &scratch->irqs, &ret->queue_irqs);
+	nd_probe_irq_sums(src->queue_irqs, src->n_queue_irqs, &scratch->irqs, &ret->queue_irqs);
 	free(scratch);
 	return 0;
 }
@@ -95,7 +89,7 @@ void nd_counter_window_set(struct nd_counter_window *w, const char *what, const 
 		nd_strlcpy(w->reason, "the window had no length", sizeof(w->reason));
 }
 
-int nd_probe_counter_window(const struct nd_facts *facts, double seconds,
+int nd_probe_counter_window(const struct nd_counter_source *src, double seconds,
 			    struct nd_counter_window *ret)
 {
 	struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
@@ -104,12 +98,12 @@ int nd_probe_counter_window(const struct nd_facts *facts, double seconds,
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	r = nd_probe_counter_sample(facts, &ret->before);
+	r = nd_probe_counter_sample(src, &ret->before);
 	start = nd_probe_clock_sec();
 	while (r == 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 	if (r == 0)
-		r = nd_probe_counter_sample(facts, &ret->after);
+		r = nd_probe_counter_sample(src, &ret->after);
 	if (r < 0) {
 		nd_counter_window_unknown(ret, "the counters could not be read again");
 		return r;
