@@ -50,7 +50,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS    += $(PKG_LIBS) -pthread -lm
 
-LIB_SRC  := $(sort $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c checks/*.c fixes/*.c)))
+LIB_SRC  := $(sort $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -85,7 +85,7 @@ build-fuzz/fuzz/%: tests/fuzz/%.c $(BUILD)/libnicdoctor.a
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libnicdoctor.a $(LDLIBS)
 
 # The collect script is pasted in by the assembler (.incbin): -MMD cannot see it.
-$(BUILD)/src/collect_script.o: src/collect-script.sh
+$(BUILD)/src/collect/collect_script.o: src/collect/collect-script.sh
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d $(UNIT_BIN:=.d)
 

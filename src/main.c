@@ -64,6 +64,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		return nd_version_print(stdout) < 0 ? ND_EXIT_ENV : ND_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "__options"))	/* hidden: not in the usage */
+		return cmd_options(argc - 1, argv + 1);
 	for (size_t i = 0; i < ND_ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);

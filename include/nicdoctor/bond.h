@@ -16,6 +16,8 @@
 
 #include "nicdoctor/facts.h"
 
+struct nd_root;	/* sysroot.h: where /sys and /proc are read */
+
 struct nlmsghdr;
 
 /* Reset a bond group to "nothing known" (numbers -1, strings ""). */
@@ -62,13 +64,8 @@ int nd_bond_probe_netlink(const char *ifname, struct nd_bond *out);
 
 /* Members' counters at the start and the end of the traffic runs
  * (their own /sys/class/net/M/statistics). */
-void nd_probe_bond_window_start(struct nd_facts *facts);
-void nd_probe_bond_window_end(struct nd_facts *facts, double seconds);
+void nd_probe_bond_window_start(const struct nd_root *root, struct nd_facts *facts);
+void nd_probe_bond_window_end(const struct nd_root *root, struct nd_facts *facts, double seconds);
 
-/* Probe and check each member with the registered checks: a JSON array
- * of {name, worst, findings: [{id, severity, title}] (warning or worse)},
- * NULL when the interface is not a bond.  *ret_worst: the members' worst
- * enum nd_severity (ND_SEV_OK when none). */
-cJSON *nd_bond_members_report(const struct nd_facts *facts, int *ret_worst);
 
 #endif

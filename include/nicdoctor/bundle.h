@@ -13,6 +13,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Caps on what a tarball may make us write: sos truncates each output at

@@ -42,6 +42,10 @@ struct nd_finding {
 	const char *id;				/* check ID, static */
 	enum nd_severity severity;
 	bool skipped;				/* --skip / --only */
+	bool not_applicable;			/* the check does not apply here
+						 * (a bond check on a non-bond, a
+						 * PCIe check on a platform device):
+						 * severity OK, title says why */
 	char title[ND_TITLE_LEN];
 	cJSON *evidence;			/* object, owned */
 	double ceiling_mbps;			/* < 0: none */
@@ -65,6 +69,16 @@ extern const unsigned nd_checks_count;
 
 const struct nd_check *nd_check_find(const char *id);
 
+/* Every registered check on facts, in the registry's order, into a new
+ * array of nd_checks_count findings (skip/only: comma lists of IDs, NULL
+ * for none; a skipped check's finding is marked skipped).  -EINVAL with
+ * the unknown ID in bad_id, -ENOMEM. */
+int nd_checks_run(const struct nd_facts *facts, const char *skip, const char *only,
+		  struct nd_finding **ret_findings, char *bad_id, size_t bad_id_size);
+/* The first n findings judged again on facts that changed (a counter
+ * window was measured); skipped ones stay skipped. */
+void nd_checks_rerun(const struct nd_facts *facts, struct nd_finding *findings, unsigned n);
+
 /* Run one check into f (initialised here). */
 void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 		  struct nd_finding *f);
@@ -73,6 +87,10 @@ void nd_finding_free(struct nd_finding *f);
 /* Helpers for check bodies. */
 void nd_finding_set(struct nd_finding *f, enum nd_severity sev, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The check does not apply to this interface: severity OK, marked
+ * not_applicable, the title says why ("not a bond"). */
+void nd_finding_not_applicable(struct nd_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Severity unknown, naming the missing fact in evidence.missing and why. */
 void nd_finding_unknown(struct nd_finding *f, const char *fact, const char *reason);
 void nd_finding_fix(struct nd_finding *f, const char *fix_id, const char *fmt, ...)
@@ -82,8 +100,6 @@ void nd_finding_ceiling(struct nd_finding *f, const char *source, double mbps);
 const char *nd_severity_name(enum nd_severity sev);
 const char *nd_verdict_name(enum nd_verdict v);
 
-/* The netdev_max_backlog to suggest for this link; current 0 when unknown. */
-uint64_t nd_softnet_backlog_suggest(const struct nd_facts *facts, uint64_t current);
 
 /* The wire goodput ceiling of this interface (TCP), < 0 when unknown. */
 double nd_facts_wire_ceiling_mbps(const struct nd_facts *facts);

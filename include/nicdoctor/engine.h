@@ -14,9 +14,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nicdoctor/host_sample.h"
+
 #define ND_ENGINE_PORT_DEFAULT   5201
 #define ND_ENGINE_MAX_STREAMS    128		/* iperf3's -P range */
-#define ND_ENGINE_MAX_CPUS       256		/* /proc/stat lines kept */
 #define ND_ENGINE_TCP_LEN_DEFAULT (128 * 1024)
 #define ND_ENGINE_UDP_RATE_DEFAULT 1048576ULL	/* bits/s, iperf3's -u default */
 #define ND_SERVER_RCV_TIMEOUT_DEFAULT 120000	/* ms, as iperf3 -s */
@@ -153,19 +154,6 @@ struct nd_engine_stream_result {
 	int cpu;			/* pinned CPU or -1 */
 };
 
-struct nd_engine_cpu_share {
-	int cpu;
-	double busy_pct;		/* everything but idle and iowait */
-	double softirq_pct;
-};
-
-struct nd_engine_if_delta {
-	bool valid;
-	char ifname[16];
-	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
-	uint64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
-};
-
 struct nd_engine_result {
 	double duration_sec;		/* measured, omit excluded */
 	/* Per direction, client to server (forward) and server to client. */
@@ -257,10 +245,14 @@ struct nd_server_config {
 	/* --rsa-private-key-path and --authorized-users-path: every test must
 	 * authenticate, as with iperf3 -s; NULL refuses any credentials. */
 	const struct nd_auth_server *auth;
-	/* Answer a client that asked for "nicdoctor_peer"; the object is
-	 * added to the results under that key (with this host's per-CPU
-	 * shares when it holds a report). */
-	struct cJSON *(*peer_payload)(const struct nd_peer_request *req, void *arg);
+	/* Answer a client that asked for "nicdoctor_peer": peer_begin just
+	 * before the test's traffic (the counters' window opens), peer_payload
+	 * at the results exchange with what peer_begin returned (the object
+	 * is added to the results under that key, with this host's per-CPU
+	 * shares when it holds a report), peer_end after, always. */
+	void *(*peer_begin)(const struct nd_peer_request *req, void *arg);
+	struct cJSON *(*peer_payload)(const struct nd_peer_request *req, void *state, void *arg);
+	void (*peer_end)(void *state, void *arg);
 	void *peer_payload_arg;
 };
 
@@ -281,5 +273,27 @@ unsigned nd_server_tests_done(const struct nd_server *server);
 /* Embedded loopback server in a background thread, for the baseline. */
 int nd_server_start_embedded(uint16_t port, struct nd_server **ret_server);
 void nd_server_stop_embedded(struct nd_server *server);
+
+/* How a test reports, beyond plain text or -J (iperf3's -V, -f, --json-stream). */
+struct nd_out_opts {
+	bool verbose;			/* -V */
+	char format;			/* -f: 0 adaptive; k m g t bits, K M G T bytes */
+	FILE *json_stream;		/* --json-stream: event lines, NULL for none */
+	bool iperf_done;		/* end with iperf3's "iperf Done." */
+};
+
+/* client.c: one test run the way `bench` drives it (iperf3's output
+ * flags, -J), beyond nd_engine_run_client. */
+struct nd_client_opts {
+	bool json;
+	FILE *text_out;
+	struct nd_out_opts out;
+	/* Several targets at once (multi.c): told when setup ended, ok or
+	 * not, and returns when every target may start. */
+	void (*ready)(void *arg, int rc);
+	void *ready_arg;
+};
+int nd_client_run(const struct nd_engine_params *p, const struct nd_client_opts *o,
+		  struct nd_engine_result *r, struct cJSON **ret_json);
 
 #endif

@@ -426,6 +426,9 @@ struct nd_facts {
 	struct nd_queue_table queue_table;	/* netdev family + per-queue fallbacks */
 };
 
+/* Free what nd_probe (src/sources/probe.c) or a fix's read allocated. */
+void nd_facts_free(struct nd_facts *facts);
+
 void nd_status_set_known(struct nd_status *st);
 void nd_status_set_unknown(struct nd_status *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -435,5 +438,11 @@ const struct nd_feature *nd_facts_feature(const struct nd_facts *facts, const ch
 
 /* Number of RX queues actually in use: channels, else rtnl, else sysfs; 0 unknown. */
 unsigned nd_facts_rx_queues(const struct nd_facts *facts);
+
+/* derive.c: readings the checks, fixes and watch share. */
+/* Whether an IRQ carries queue traffic (not config, async, admin...). */
+bool nd_irq_is_queue(const struct nd_irq *irq);
+/* The netdev_max_backlog to suggest for this link; current 0 when unknown. */
+uint64_t nd_softnet_backlog_suggest(const struct nd_facts *facts, uint64_t current);
 
 #endif

@@ -44,22 +44,19 @@ struct nd_report {
 	bool redact;
 	bool color;				/* text: --color, a terminal, NO_COLOR unset */
 	bool verbose;				/* text: every check with its evidence */
-	char bad_id[64];			/* nd_report_build's -EINVAL: the unknown ID */
+	char bad_id[64];			/* nd_diagnose_judge's -EINVAL: the unknown ID */
 };
 
-/* Run every registered check (honouring skip/only lists, comma-separated,
- * NULL for none) and collect the ceilings.  -EINVAL names an unknown ID in
- * *ret_bad_id (pointing at report->bad_id).  Findings are owned by the
- * report, which is zeroed first: set redact, color, throughput after. */
-int nd_report_build(struct nd_report *report, const struct nd_facts *facts,
-		    const char *skip, const char *only, const char **ret_bad_id);
+/* A report of the findings the checks made (src/checks/run.c; the report
+ * owns the array of n_findings from here on) with their ceilings
+ * collected; report is zeroed first: set redact, color, throughput after. */
+void nd_report_init(struct nd_report *report, const struct nd_facts *facts,
+		    struct nd_finding *findings, unsigned n_findings);
 void nd_report_free(struct nd_report *report);
 
-/* Run the first n_checks registered checks again on report->facts (which
- * changed: a counter window was measured), skipped ones excepted, and
- * collect the ceilings anew.  Before any experiment adds findings or
- * ceilings. */
-void nd_report_rejudge(struct nd_report *report, unsigned n_checks);
+/* The ceilings collected anew from the findings (the checks judged again
+ * on a counter window); before any experiment adds findings or ceilings. */
+void nd_report_collect_ceilings(struct nd_report *report);
 
 /* Add a ceiling (experiments add measured ones: "window", "cpu"): one per
  * source, the lowest kept, the array sorted lowest first.  mbps < 0 or an

@@ -17,13 +17,20 @@
 #define ND_SHARE_MAX_BYTES (2 << 20)	/* the payload the client accepts */
 
 /*
- * The payload for a client whose control connection arrived on `local`:
- * {"schema", "report": <nicdoctor.report/1 of that interface>} when
- * sharing is allowed, {"schema", "declined": true, "reason": why} when not
- * (why may be NULL), or {"schema", "error": "..."} when the interface
- * cannot be probed.  NULL only when out of memory.
+ * The far end's view of one test.  nd_share_begin, just before the test's
+ * traffic: the interface whose address `local` is, probed and checked, its
+ * counter window opened (NULL only when out of memory; a failure is kept
+ * for the payload to say).  nd_share_payload at the results exchange: the
+ * window closed, the checks judged on it, and {"schema", "report":
+ * <nicdoctor.report/1 of that interface>} when sharing is allowed,
+ * {"schema", "declined": true, "reason": why} when not (why may be NULL),
+ * or {"schema", "error": "..."} when the interface cannot be found or
+ * probed.  NULL only when out of memory.  nd_share_end frees w (NULL too).
  */
-cJSON *nd_share_payload(const struct sockaddr *local, bool allowed, const char *why);
+struct nd_share_window;
+struct nd_share_window *nd_share_begin(const struct sockaddr *local);
+cJSON *nd_share_payload(struct nd_share_window *w, bool allowed, const char *why);
+void nd_share_end(struct nd_share_window *w);
 
 /* Read a serve config file ("share = yes|no", '#' comments).  0, or a
  * negative errno with a one-line reason in err. */

@@ -10,6 +10,8 @@
 
 #include "nicdoctor/facts.h"
 
+struct nd_root;
+
 /*
  * Open (creating it 0700 when missing) the output directory of collect.
  * An existing one is used only when it is a directory, not a symbolic
@@ -35,12 +37,14 @@ int nd_snapshot_write_replace(int root_fd, const char *path, const char *data, s
 
 /*
  * Copy below dest_fd (from nd_snapshot_open_output) every sysfs/procfs
- * file the probe sources read for ifname: the paths recorded by nd_sysroot_record() during the probe, the
+ * file the probe sources read for ifname: the paths root (a live root)
+ * recorded during the probe (nd_sysroot_record), the
  * PCI functions of facts->pci (libpci reads them itself: config, vendor,
  * device, class, numa_node, current_link_*, max_link_*, irq, resource ...),
  * with every symlink on the way recreated with its own relative target, as
  * in /sys.  Also writes tools/iperf3-version.  0 or negative errno.
  */
-int nd_snapshot_copy_sysfs(const char *ifname, int dest_fd, const struct nd_facts *facts);
+int nd_snapshot_copy_sysfs(const struct nd_root *root, const char *ifname, int dest_fd,
+			   const struct nd_facts *facts);
 
 #endif

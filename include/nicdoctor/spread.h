@@ -174,8 +174,14 @@ struct cJSON *nd_spread_view_json(const struct nd_spread_view *v);
  * with err saying why (one line). */
 struct nd_engine_params;
 struct nd_spread_run;
-int nd_spread_run_new(struct nd_engine_params *p, bool place, struct nd_spread_run **ret,
-		      char *err, size_t err_size);
+/* How the run's spread is printed (src/report/spread.c's renderers, handed
+ * down by the command so that the spread does not call the report). */
+struct nd_spread_render {
+	void (*text)(FILE *f, const struct nd_spread_view *v);
+	struct cJSON *(*json)(const struct nd_spread_view *v);
+};
+int nd_spread_run_new(struct nd_engine_params *p, bool place, const struct nd_spread_render *render,
+		      struct nd_spread_run **ret, char *err, size_t err_size);
 void nd_spread_run_free(struct nd_spread_run *run);
 
 /* Live: the interface's RSS key, function and table (ethtool netlink

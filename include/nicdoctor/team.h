@@ -12,6 +12,8 @@
 
 #include "nicdoctor/facts.h"
 
+struct nd_root;	/* sysroot.h: where /sys and /proc are read */
+
 /* `teamdctl TEAM state dump`: setup.runner_name, the runner's state
  * (active_port; LACP selected aggregator, fast_rate) and each port's link,
  * link watches and LACP info become out's members (replacing any).  Never
@@ -49,6 +51,6 @@ int nd_team_dump(const char *ifname, const char *what, char **ret_text, size_t *
  * from /sys/class/net/IF/lower_* where teamd's state is absent); live from
  * netlink (IFLA_INFO_KIND "team", ports by IFLA_MASTER) and teamdctl when
  * installed.  0 when facts->bond now holds a team, -ENOENT otherwise. */
-int nd_probe_team(const char *ifname, struct nd_bond *b);
+int nd_probe_team(const struct nd_root *root, const char *ifname, struct nd_bond *b);
 
 #endif

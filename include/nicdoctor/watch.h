@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "nicdoctor/engine_int.h"
+#include "nicdoctor/host_sample.h"
 #include "nicdoctor/facts.h"
 #include "nicdoctor/queues.h"
+
+struct nd_root;	/* sysroot.h: where /sys and /proc are read */
 
 /* What the watch learned once at its start (the probe's facts) and keeps
  * reusing, so that one interval reads only the counters. */
@@ -46,7 +48,8 @@ void nd_watch_ctx_release(struct nd_watch_ctx *ctx);
 
 /* One read of every counter.  -ENODEV when the interface is gone (the
  * only fatal outcome); a source that cannot be read is marked unknown. */
-int nd_watch_sample_read(const struct nd_watch_ctx *ctx, struct nd_watch_sample *ret);
+int nd_watch_sample_read(const struct nd_root *root, const struct nd_watch_ctx *ctx,
+			 struct nd_watch_sample *ret);
 
 /* One interval (a to b) as {"type":"interval", ...}; summary=true gives the
  * whole watch (a = first sample) as {"type":"summary", ...}.  NULL on ENOMEM. */

@@ -17,7 +17,7 @@
 
 #include "nicdoctor/auth.h"
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 /* Turn busy, SERVER_ERROR and surprises into errors with a message. */
 static int check_state(struct nd_test *t, int8_t st, int8_t want)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 void nd_json_stream_event(FILE *f, const char *event, const cJSON *data)
 {

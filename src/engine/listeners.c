@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "nicdoctor/engine_server.h"
+#include "engine_server.h"
 
 int nd_server_listen_ports(struct nd_server *s)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 #include "nicdoctor/multi.h"
 
 /* The start gate: everyone arrives (set up or failed), then all go. */

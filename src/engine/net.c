@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 double nd_now_sec(void)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 /*
  * iperf3's unit_snprintf: 1024-based bytes, 1000-based bits.  A -f letter

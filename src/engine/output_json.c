@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 static double bps(uint64_t bytes, double sec)
 {

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 /* Before "Connecting to host": who we are and when. */
 void nd_out_verbose_intro(FILE *f, const struct nd_test *t)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 void nd_engine_params_init(struct nd_engine_params *p)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 void nd_proto_make_cookie(char cookie[ND_COOKIE_LEN])
 {

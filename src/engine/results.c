@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 #include "nicdoctor/sanitize.h"
 
 static uint64_t local_bytes(const struct nd_stream *s)

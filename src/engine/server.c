@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "nicdoctor/engine_server.h"
+#include "engine_server.h"
 
 void nd_server_config_init(struct nd_server_config *cfg)
 {

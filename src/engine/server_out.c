@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nicdoctor/engine_server.h"
+#include "engine_server.h"
 
 static FILE *json_out(const struct nd_server *s)
 {

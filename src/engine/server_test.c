@@ -18,7 +18,7 @@
 
 #include "nicdoctor/auth.h"
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_server.h"
+#include "engine_server.h"
 
 static bool server_stopping(const struct nd_slot *sl)
 {
@@ -465,33 +465,7 @@ static int run_until_end(struct nd_slot *sl, struct nd_test *t)
 	return rc;
 }
 
-/* The far-end view a diagnose client asked for, with this host's per-CPU
- * load during the test, under "nicdoctor_peer" (stock iperf3 ignores it). */
-static void add_peer_payload(const struct nd_slot *sl, struct nd_test *t, cJSON *ours)
-{
-	const struct nd_server_config *cfg = &sl->server->cfg;
-	struct sockaddr_storage local, peer;
-	socklen_t len = sizeof(local), peer_len = sizeof(peer);
-	struct nd_peer_request req = {
-		.local = (const struct sockaddr *)&local,
-		.peer = (const struct sockaddr *)&peer,
-		.authenticated = sl->authenticated,
-	};
-	cJSON *payload;
-
-	if (!t->p.want_peer || !cfg->peer_payload ||
-	    getsockname(t->ctrl_fd, (struct sockaddr *)&local, &len) < 0 ||
-	    getpeername(t->ctrl_fd, (struct sockaddr *)&peer, &peer_len) < 0)
-		return;
-	payload = cfg->peer_payload(&req, cfg->peer_payload_arg);
-	if (!payload)
-		return;
-	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(payload, "declined")))
-		cJSON_AddItemToObject(payload, "cpus", nd_test_cpu_shares_json(t));
-	cJSON_AddItemToObject(ours, "nicdoctor_peer", payload);
-}
-
-static int exchange_results(const struct nd_slot *sl, struct nd_test *t)
+static int exchange_results(const struct nd_slot *sl, struct nd_test *t, void *peer_state)
 {
 	cJSON *theirs = NULL, *ours = NULL;
 	char *text = NULL;
@@ -508,7 +482,7 @@ static int exchange_results(const struct nd_slot *sl, struct nd_test *t)
 	if (rc == 0)
 		rc = nd_test_results_json(t, &ours);
 	if (rc == 0)
-		add_peer_payload(sl, t, ours);
+		nd_server_peer_payload(sl, t, peer_state, ours);
 	if (rc == 0 && t->p.get_server_output) {
 		text = nd_server_summary_text(t);
 		if (text)
@@ -535,6 +509,7 @@ static int exchange_results(const struct nd_slot *sl, struct nd_test *t)
 static int run_streams(struct nd_slot *sl, struct nd_test *t)
 {
 	int want = t->p.bidir ? 2 * t->p.streams : t->p.streams;
+	void *peer_state = NULL;
 	int rc;
 
 	if (t->p.udp) {
@@ -557,11 +532,15 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 	if (rc == 0 && t->text_out)
 		nd_out_text_header(t->text_out, t);
 	if (rc == 0)
+		peer_state = nd_server_peer_begin(sl, t);
+	if (rc == 0)
 		rc = send_state(sl, t->ctrl_fd, ND_TEST_START, t->timeout_ms);
 	if (rc == 0)
 		rc = send_state(sl, t->ctrl_fd, ND_TEST_RUNNING, t->timeout_ms);
-	if (rc < 0)
+	if (rc < 0) {
+		nd_server_peer_end(sl, peer_state);
 		return rc;
+	}
 	if (t->text_out && t->out.verbose)
 		nd_out_verbose_start(t->text_out, t);
 	nd_server_json_start(sl->server, t);
@@ -576,7 +555,8 @@ static int run_streams(struct nd_slot *sl, struct nd_test *t)
 	nd_test_finish(t);
 	atomic_store(&sl->phase, ND_SLOT_FINISHING);
 	if (rc == 0)
-		rc = exchange_results(sl, t);
+		rc = exchange_results(sl, t, peer_state);
+	nd_server_peer_end(sl, peer_state);
 	return rc;
 }
 

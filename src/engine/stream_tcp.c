@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 /*
  * Sleep while this stream is ahead of its -b rate (iperf3: per stream).

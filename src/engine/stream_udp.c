@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 #ifndef SOL_UDP
 #define SOL_UDP 17

@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "nicdoctor/sysroot.h"
+#include "engine_int.h"
 
 int nd_test_init(struct nd_test *t, const struct nd_engine_params *p, bool is_server)
 {
@@ -316,10 +317,10 @@ void nd_test_begin(struct nd_test *t)
 		ifname = t->ifname;
 	if (ifname && ifname != t->ifname)
 		nd_strlcpy(t->ifname, ifname, sizeof(t->ifname));
-	nd_sample_cpus(&t->cpu0);
+	nd_sample_cpus(&nd_root_live, &t->cpu0);
 	t->cpu_iv = t->cpu0;
 	t->cpu_omit = t->cpu0;
-	nd_sample_iface(t->ifname, &t->if0);
+	nd_sample_iface(&nd_root_live, t->ifname, &t->if0);
 	rusage_now(&t->ru_user0, &t->ru_sys0);
 	t->t_start = nd_now_sec();
 	t->t_last_iv = t->t_start;
@@ -488,7 +489,7 @@ int nd_test_tick(struct nd_test *t, double now)
 		free(iv.cpus);
 		return -ENOMEM;
 	}
-	if (nd_sample_cpus(&cpu_now) == 0) {
+	if (nd_sample_cpus(&nd_root_live, &cpu_now) == 0) {
 		iv.cpus_count = nd_cpu_shares(&t->cpu_iv, &cpu_now, iv.cpus, ND_ENGINE_MAX_CPUS);
 		t->cpu_iv = cpu_now;
 	}
@@ -534,7 +535,7 @@ int nd_test_tick(struct nd_test *t, double now)
 		atomic_store(&t->amount_counting, true);
 		t->t_omit_end = now;
 		t->cpu_omit = t->cpu_iv;
-		nd_sample_iface(t->ifname, &t->if0);
+		nd_sample_iface(&nd_root_live, t->ifname, &t->if0);
 		rusage_now(&t->ru_user0, &t->ru_sys0);
 	}
 	if (t->keep_intervals) {
@@ -554,8 +555,8 @@ void nd_test_finish(struct nd_test *t)
 
 	if (now - t->t_last_iv > 0.01 || t->t_last_iv == t->t_start)
 		nd_test_tick(t, now);
-	nd_sample_cpus(&t->cpu1);
-	nd_sample_iface(t->ifname, &t->if1);
+	nd_sample_cpus(&nd_root_live, &t->cpu1);
+	nd_sample_iface(&nd_root_live, t->ifname, &t->if1);
 	rusage_now(&t->ru_user1, &t->ru_sys1);
 	t->t_end = now;
 	for (i = 0; i < t->streams_count; i++) {

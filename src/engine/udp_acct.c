@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "nicdoctor/engine_int.h"
+#include "engine_int.h"
 
 void nd_udp_acct_init(struct nd_udp_acct *a)
 {

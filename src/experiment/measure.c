@@ -14,6 +14,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/experiment.h"
 #include "nicdoctor/probe.h"
+#include "nicdoctor/sysroot.h"
 
 /* Our own previous test may still be finishing on the peer (iperf3 -s
  * takes a moment to reset): a busy answer is retried briefly. */
@@ -73,7 +74,7 @@ static int softnet_totals(uint64_t *ret_dropped, uint64_t *ret_squeezed)
 
 	if (!facts)
 		return -ENOMEM;
-	nd_probe_softnet(NULL, facts);
+	nd_probe_softnet(&nd_root_live, NULL, facts);
 	if (!facts->softnet.st.known)
 		r = -ENODATA;
 	for (unsigned i = 0; i < facts->softnet.count; i++) {
@@ -237,7 +238,8 @@ int nd_exp_measure_peer(const struct nd_exp_target *target, int streams, bool re
 	memset(ret, 0, sizeof(*ret));
 	ret->retransmits = -1;
 	softnet = softnet_totals(&drop0, &squeeze0) == 0;
-	queues = target->ifname && nd_probe_queue_sample(target->ifname, &q0[0]) == 0;
+	queues = target->ifname &&
+		 nd_probe_queue_sample(&nd_root_live, target->ifname, &q0[0]) == 0;
 	if (ret_view)
 		*ret_view = NULL;
 	r = run_engine(target, streams, reverse, duration_sec, res, ret_view);
@@ -256,7 +258,7 @@ int nd_exp_measure_peer(const struct nd_exp_target *target, int streams, bool re
 		return r;
 	}
 	softnet = softnet && softnet_totals(&drop1, &squeeze1) == 0;
-	if (queues && nd_probe_queue_sample(target->ifname, &q0[1]) == 0)
+	if (queues && nd_probe_queue_sample(&nd_root_live, target->ifname, &q0[1]) == 0)
 		queue_deltas(&q0[0], &q0[1], ret);
 	free(q0);
 	ret->done = true;

@@ -14,7 +14,7 @@
 
 #include "nicdoctor/bond.h"
 #include "nicdoctor/common.h"
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 /* SEC_SKIP: a member beyond ND_MAX_BOND_MEMBERS, its lines ignored. */
 enum section { SEC_MASTER, SEC_AGGREGATOR, SEC_SLAVE, SEC_ACTOR_PDU, SEC_PARTNER_PDU, SEC_SKIP };

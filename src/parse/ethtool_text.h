@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "nicdoctor/facts.h"
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 struct et_ctx {
 	const char *opt;		/* "ethtool -l": quoted in reasons */

@@ -11,7 +11,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/parse_text.h"
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 /* "12: eth0.100@eth0: <BROADCAST,...>": the name (before '@') and the rest. */
 static bool link_header(struct nd_span t, char ret_name[ND_IFNAMSIZ], int *ret_index,

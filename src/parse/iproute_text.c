@@ -9,7 +9,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/parse_text.h"
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 /* One "default via X dev IF [table T] [metric M] ..." line; false when it
  * is not a usable default route of the main table. */

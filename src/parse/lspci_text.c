@@ -12,7 +12,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/parse_text.h"
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 static bool hex_run(const char *p, size_t n)
 {

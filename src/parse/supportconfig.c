@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "nicdoctor/parse_text.h"
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 static bool section_header(struct nd_span line, struct nd_span *ret_kind)
 {

@@ -8,7 +8,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/cpuset.h"
 #include "nicdoctor/parse_text.h"
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 /* Keys compare with '/' and '.' as the same separator. */
 static bool key_eq(struct nd_span k, const char *key)

@@ -10,7 +10,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/parse_text.h"
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 int nd_parse_tc_rate(const char *text, size_t len, uint64_t *ret_bps)
 {

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "text_util.h"
+#include "nicdoctor/text_util.h"
 
 void nd_cursor_init(struct nd_cursor *c, const char *text, size_t len)
 {

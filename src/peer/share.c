@@ -1,7 +1,9 @@
 /*
  * share.c - what `serve` tells a diagnose client about its own end: the
- * static report of the interface the test arrived on.  The interface is
- * found from the control connection's local address, so a multi-homed
+ * report of the interface the test arrived on, through the one pipeline,
+ * its counters judged over the client's test (the window opens just
+ * before the traffic and closes at the results exchange).  The interface
+ * is found from the control connection's local address, so a multi-homed
  * server describes the NIC that actually carries the traffic.
  */
 #include <errno.h>
@@ -13,10 +15,12 @@
 #include <unistd.h>
 
 #include "nicdoctor/common.h"
+#include "nicdoctor/diagnose.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/report.h"
 #include "nicdoctor/sanitize.h"
 #include "nicdoctor/share.h"
+#include "nicdoctor/source.h"
 
 static cJSON *payload_new(void)
 {
@@ -40,13 +44,50 @@ static cJSON *payload_error(cJSON *o, const char *fmt, const char *arg, int err)
 	return o;
 }
 
-cJSON *nd_share_payload(const struct sockaddr *local, bool allowed, const char *why)
-{
-	struct nd_report report;
-	struct nd_facts *facts;
-	cJSON *o = payload_new(), *doc;
+struct nd_share_window {
+	struct nd_source *src;		/* this host, live */
 	char ifname[ND_IFNAMSIZ];
-	int r;
+	int error;			/* finding the interface (-ENOENT ...) or probing it */
+	bool found;			/* the interface was found: error is the probe's */
+	struct nd_diagnosis d;
+	double start_sec;
+};
+
+struct nd_share_window *nd_share_begin(const struct sockaddr *local)
+{
+	struct nd_share_window *w = calloc(1, sizeof(*w));
+	struct nd_diag_request rq = { .traffic = true, .sample_sec = -1 };
+
+	if (!w)
+		return NULL;
+	w->error = nd_probe_iface_by_addr(local, w->ifname, sizeof(w->ifname));
+	if (w->error < 0)
+		return w;
+	w->found = true;
+	w->error = nd_source_open(NULL, &w->src, NULL, 0);
+	rq.src = w->src;
+	rq.ifname = w->ifname;
+	if (w->error == 0)
+		w->error = nd_diagnose_open(&rq, &w->d, NULL);
+	if (w->error == 0)
+		nd_diagnose_window_begin(&w->d);
+	return w;
+}
+
+void nd_share_end(struct nd_share_window *w)
+{
+	if (!w)
+		return;
+	if (w->found && w->error == 0)
+		nd_diagnosis_free(&w->d);
+	nd_source_close(w->src);
+	free(w);
+}
+
+cJSON *nd_share_payload(struct nd_share_window *w, bool allowed, const char *why)
+{
+	cJSON *o = payload_new(), *doc;
+	char label[64];
 
 	if (!o)
 		return NULL;
@@ -56,21 +97,20 @@ cJSON *nd_share_payload(const struct sockaddr *local, bool allowed, const char *
 			cJSON_AddStringToObject(o, "reason", why);
 		return o;
 	}
-	r = nd_probe_iface_by_addr(local, ifname, sizeof(ifname));
-	if (r < 0)
-		return payload_error(o, "cannot find the interface of the test%s: %s", "", -r);
-	r = nd_probe(ifname, &facts);
-	if (r < 0)
-		return payload_error(o, "cannot probe '%s': %s", ifname, -r);
-	r = nd_report_build(&report, facts, NULL, NULL, NULL);
-	doc = r < 0 ? NULL : nd_report_to_json(&report);
+	if (!w)
+		return payload_error(o, "cannot build the report of '%s': %s", "", ENOMEM);
+	if (!w->found)
+		return payload_error(o, "cannot find the interface of the test%s: %s", "", -w->error);
+	if (w->error < 0)
+		return payload_error(o, "cannot probe '%s': %s", w->ifname, -w->error);
+	snprintf(label, sizeof(label), "the client's test (%.0f s)",
+		 nd_probe_clock_sec() - w->d.window_start_sec);
+	nd_diagnose_window_end(&w->d, "serve test", label);
+	doc = nd_report_to_json(&w->d.report);
 	if (doc)
 		cJSON_AddItemToObject(o, "report", doc);
 	else
-		payload_error(o, "cannot build the report of '%s': %s", ifname, r < 0 ? -r : ENOMEM);
-	if (r >= 0)
-		nd_report_free(&report);
-	nd_facts_free(facts);
+		payload_error(o, "cannot build the report of '%s': %s", w->ifname, ENOMEM);
 	return o;
 }
 

@@ -18,11 +18,11 @@
 
 #define UPTIME_PATH "/proc/uptime"
 
-void nd_probe_uptime(struct nd_uptime *ret)
+void nd_probe_uptime(const struct nd_root *root, struct nd_uptime *ret)
 {
 	char line[128];
 	double seconds;
-	int r = nd_sysroot_read_line(UPTIME_PATH, line, sizeof(line));
+	int r = nd_sysroot_read_line(root, UPTIME_PATH, line, sizeof(line));
 
 	memset(ret, 0, sizeof(*ret));
 	if (r < 0) {
@@ -54,7 +54,8 @@ void nd_counter_sample_from_facts(const struct nd_facts *facts, struct nd_counte
 	ret->nicstats = facts->nicstats;
 }
 
-int nd_probe_counter_sample(const struct nd_counter_source *src, struct nd_counter_sample *ret)
+int nd_probe_counter_sample(const struct nd_root *root, const struct nd_counter_source *src,
+			    struct nd_counter_sample *ret)
 {
 	/* The sources fill a whole facts value; only the counters are kept. */
 	struct nd_facts *scratch = calloc(1, sizeof(*scratch));
@@ -63,11 +64,12 @@ int nd_probe_counter_sample(const struct nd_counter_source *src, struct nd_count
 	if (!scratch)
 		return -ENOMEM;
 	nd_strlcpy(scratch->ifname, ifname, sizeof(scratch->ifname));
-	nd_probe_rtnl(ifname, scratch);
-	nd_probe_drvinfo(ifname, scratch);
-	nd_probe_softnet(ifname, scratch);
+	nd_probe_rtnl(root, ifname, scratch);
+	nd_probe_drvinfo(root, ifname, scratch);
+	nd_probe_softnet(root, ifname, scratch);
 	nd_counter_sample_from_facts(scratch, ret);
-	nd_probe_irq_sums(src->queue_irqs, src->n_queue_irqs, &scratch->irqs, &ret->queue_irqs);
+	nd_probe_irq_sums(root, src->queue_irqs, src->n_queue_irqs, &scratch->irqs,
+			  &ret->queue_irqs);
 	free(scratch);
 	return 0;
 }
@@ -89,7 +91,8 @@ void nd_counter_window_set(struct nd_counter_window *w, const char *what, const 
 		nd_strlcpy(w->reason, "the window had no length", sizeof(w->reason));
 }
 
-int nd_probe_counter_window(const struct nd_counter_source *src, double seconds,
+int nd_probe_counter_window(const struct nd_root *root, const struct nd_counter_source *src,
+			    double seconds,
 			    struct nd_counter_window *ret)
 {
 	struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
@@ -98,12 +101,12 @@ int nd_probe_counter_window(const struct nd_counter_source *src, double seconds,
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	r = nd_probe_counter_sample(src, &ret->before);
+	r = nd_probe_counter_sample(root, src, &ret->before);
 	start = nd_probe_clock_sec();
 	while (r == 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 	if (r == 0)
-		r = nd_probe_counter_sample(src, &ret->after);
+		r = nd_probe_counter_sample(root, src, &ret->after);
 	if (r < 0) {
 		nd_counter_window_unknown(ret, "the counters could not be read again");
 		return r;

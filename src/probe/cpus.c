@@ -8,12 +8,12 @@
 
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 #define CPU_ONLINE_PATH "/sys/devices/system/cpu/online"
 #define MAX_NODES (sizeof(((struct nd_cpus *)0)->node_cpus) / sizeof(struct nd_cpuset))
 
-void nd_probe_cpu_governors(struct nd_cpus *cpus)
+void nd_probe_cpu_governors(const struct nd_root *root, struct nd_cpus *cpus)
 {
 	cpus->governor_known = false;
 	for (unsigned cpu = 0; cpu < ND_MAX_CPUS; cpu++) {
@@ -23,7 +23,8 @@ void nd_probe_cpu_governors(struct nd_cpus *cpus)
 		if (!nd_cpuset_has(&cpus->online, cpu))
 			continue;
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_governor", cpu);
-		if (nd_sysroot_read_line(path, cpus->governor[cpu], sizeof(cpus->governor[cpu])) == 0)
+		if (nd_sysroot_read_line(root, path, cpus->governor[cpu],
+					 sizeof(cpus->governor[cpu])) == 0)
 			cpus->governor_known = true;
 		else
 			cpus->governor[cpu][0] = '\0';
@@ -31,17 +32,18 @@ void nd_probe_cpu_governors(struct nd_cpus *cpus)
 		if (!cpus->scaling_driver[0]) {
 			snprintf(path, sizeof(path),
 				 "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_driver", cpu);
-			if (nd_sysroot_read_line(path, cpus->scaling_driver,
+			if (nd_sysroot_read_line(root, path, cpus->scaling_driver,
 						 sizeof(cpus->scaling_driver)) < 0)
 				cpus->scaling_driver[0] = '\0';
 		}
 	}
 }
 
-static void probe_nodes(struct nd_cpus *cpus)
+static void probe_nodes(const struct nd_root *root, struct nd_cpus *cpus)
 {
 	unsigned nodes[MAX_NODES];
-	int found = nd_probe_list_numbered("/sys/devices/system/node", "node", nodes, MAX_NODES);
+	int found = nd_probe_list_numbered(root, "/sys/devices/system/node", "node", nodes,
+					   MAX_NODES);
 
 	cpus->n_nodes = 0;
 	for (int i = 0; i < found; i++) {
@@ -50,7 +52,7 @@ static void probe_nodes(struct nd_cpus *cpus)
 		if (nodes[i] >= MAX_NODES)
 			continue;
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/cpulist", nodes[i]);
-		if (nd_sysroot_read_line(path, text, sizeof(text)) < 0 ||
+		if (nd_sysroot_read_line(root, path, text, sizeof(text)) < 0 ||
 		    nd_cpuset_parse_list(text, &cpus->node_cpus[nodes[i]]) < 0)
 			continue;
 		if (nodes[i] + 1 > cpus->n_nodes)
@@ -58,7 +60,7 @@ static void probe_nodes(struct nd_cpus *cpus)
 	}
 }
 
-void nd_probe_cpus(const char *ifname, struct nd_facts *facts)
+void nd_probe_cpus(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nd_cpus *cpus = &facts->cpus;
 	char text[4096];
@@ -66,7 +68,7 @@ void nd_probe_cpus(const char *ifname, struct nd_facts *facts)
 
 	(void)ifname;
 	memset(cpus, 0, sizeof(*cpus));
-	r = nd_sysroot_read_line(CPU_ONLINE_PATH, text, sizeof(text));
+	r = nd_sysroot_read_line(root, CPU_ONLINE_PATH, text, sizeof(text));
 	if (r < 0) {
 		nd_probe_read_reason(cpus->st.reason, sizeof(cpus->st.reason), CPU_ONLINE_PATH, r);
 		return;
@@ -76,7 +78,7 @@ void nd_probe_cpus(const char *ifname, struct nd_facts *facts)
 		return;
 	}
 	cpus->n_online = nd_cpuset_count(&cpus->online);
-	nd_probe_cpu_governors(cpus);
-	probe_nodes(cpus);
+	nd_probe_cpu_governors(root, cpus);
+	probe_nodes(root, cpus);
 	nd_status_set_known(&cpus->st);
 }

@@ -36,13 +36,13 @@ static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 
 /* The driver name from /sys/class/net/IF/device/driver; virtual devices
  * without a device/ link have none. */
-static int driver_from_sysfs(const char *ifname, struct nd_drvinfo *drv)
+static int driver_from_sysfs(const struct nd_root *root, const char *ifname, struct nd_drvinfo *drv)
 {
 	char path[96], name[sizeof(drv->driver)];
 	int r;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", ifname);
-	r = nd_sysroot_link_basename(path, name, sizeof(name));
+	r = nd_sysroot_link_basename(root, path, name, sizeof(name));
 	if (r < 0)
 		return r;
 	memset(drv, 0, sizeof(*drv));
@@ -51,14 +51,15 @@ static int driver_from_sysfs(const char *ifname, struct nd_drvinfo *drv)
 	return 0;
 }
 
-static void probe_drvinfo_ioctl(int fd, const char *ifname, struct nd_drvinfo *drv)
+static void probe_drvinfo_ioctl(const struct nd_root *root, int fd, const char *ifname,
+				struct nd_drvinfo *drv)
 {
 	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
 	int r = ethtool_ioctl(fd, ifname, &info);
 
 	memset(drv, 0, sizeof(*drv));
 	if (r < 0) {
-		if (driver_from_sysfs(ifname, drv) < 0)
+		if (driver_from_sysfs(root, ifname, drv) < 0)
 			nd_status_set_unknown(&drv->st, "ETHTOOL_GDRVINFO: %s", strerror(-r));
 		return;
 	}
@@ -144,15 +145,15 @@ static void probe_nicstats(int fd, const char *ifname, struct nd_nicstats *ns)
 	nd_status_set_known(&ns->st);
 }
 
-void nd_probe_drvinfo(const char *ifname, struct nd_facts *facts)
+void nd_probe_drvinfo(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	int fd;
 
-	if (!nd_sysroot_is_live()) {
+	if (!nd_sysroot_is_live(root)) {
 		/* The snapshot owns both groups; the driver link in the tree
 		 * can still name the driver when the snapshot does not. */
 		if (!facts->drvinfo.st.known)
-			driver_from_sysfs(ifname, &facts->drvinfo);
+			driver_from_sysfs(root, ifname, &facts->drvinfo);
 		return;
 	}
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -161,12 +162,12 @@ void nd_probe_drvinfo(const char *ifname, struct nd_facts *facts)
 	if (fd < 0) {
 		int err = errno;
 
-		if (driver_from_sysfs(ifname, &facts->drvinfo) < 0)
+		if (driver_from_sysfs(root, ifname, &facts->drvinfo) < 0)
 			nd_status_set_unknown(&facts->drvinfo.st, "socket: %s", strerror(err));
 		nd_status_set_unknown(&facts->nicstats.st, "socket: %s", strerror(err));
 		return;
 	}
-	probe_drvinfo_ioctl(fd, ifname, &facts->drvinfo);
+	probe_drvinfo_ioctl(root, fd, ifname, &facts->drvinfo);
 	probe_nicstats(fd, ifname, &facts->nicstats);
 	close(fd);
 }

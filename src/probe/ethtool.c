@@ -14,7 +14,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
-#include "ethtool_nl.h"
+#include "nicdoctor/ethtool_nl.h"
 
 /* An attribute copied into a field: u32 into unsigned, u8 into bool. */
 struct flat_attr {
@@ -200,13 +200,13 @@ static void run_msg(struct nd_ethnl *nl, const struct ethtool_msg *m, struct nd_
 		nd_status_set_unknown(st, "ethtool netlink: %s: %s", m->name, strerror(-r));
 }
 
-void nd_probe_ethtool(const char *ifname, struct nd_facts *facts)
+void nd_probe_ethtool(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nd_ethnl nl;
 	int r;
 
 	/* In a sysroot the snapshot source fills these groups. */
-	if (!nd_sysroot_is_live())
+	if (!nd_sysroot_is_live(root))
 		return;
 	r = nd_ethnl_open(&nl, ifname);
 	if (r < 0) {

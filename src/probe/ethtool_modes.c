@@ -11,7 +11,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/facts.h"
-#include "ethtool_nl.h"
+#include "nicdoctor/ethtool_nl.h"
 
 /* ---- link modes ---- */
 

@@ -13,7 +13,7 @@
 #include <netlink/msg.h>
 
 #include "nicdoctor/common.h"
-#include "ethtool_nl.h"
+#include "nicdoctor/ethtool_nl.h"
 
 struct reply_ctx {
 	int maxattr;

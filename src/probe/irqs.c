@@ -21,48 +21,48 @@
 #include "nicdoctor/probe.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/sysroot.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 #define INTERRUPTS_PATH "/proc/interrupts"
 /* A list naming every other CPU of ND_MAX_CPUS ("0,2,...,1022") or pairs
  * ("0-1,3-4,...") takes up to 5 characters a CPU. */
 #define CPU_LIST_MAX (ND_MAX_CPUS * 6)
 
-static bool read_cpu_list(const char *path, struct nd_cpuset *set)
+static bool read_cpu_list(const struct nd_root *root, const char *path, struct nd_cpuset *set)
 {
 	char text[CPU_LIST_MAX];
 
-	return nd_sysroot_read_line(path, text, sizeof(text)) == 0 &&
+	return nd_sysroot_read_line(root, path, text, sizeof(text)) == 0 &&
 	       nd_cpuset_parse_list(text, set) == 0;
 }
 
-static bool read_cpu_mask(const char *path, struct nd_cpuset *set)
+static bool read_cpu_mask(const struct nd_root *root, const char *path, struct nd_cpuset *set)
 {
 	char text[CPU_LIST_MAX];
 
-	return nd_sysroot_read_line(path, text, sizeof(text)) == 0 &&
+	return nd_sysroot_read_line(root, path, text, sizeof(text)) == 0 &&
 	       nd_cpuset_parse_mask(text, set) == 0;
 }
 
-static void read_affinities(struct nd_irq *irq)
+static void read_affinities(const struct nd_root *root, struct nd_irq *irq)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", irq->irq);
-	irq->affinity_known = read_cpu_list(path, &irq->affinity);
+	irq->affinity_known = read_cpu_list(root, path, &irq->affinity);
 	snprintf(path, sizeof(path), "/proc/irq/%u/effective_affinity_list", irq->irq);
-	irq->effective_known = read_cpu_list(path, &irq->effective);
+	irq->effective_known = read_cpu_list(root, path, &irq->effective);
 	snprintf(path, sizeof(path), "/proc/irq/%u/affinity_hint", irq->irq);
-	irq->hint_known = read_cpu_mask(path, &irq->hint);
+	irq->hint_known = read_cpu_mask(root, path, &irq->hint);
 }
 
 /* irqbalance runs when some /proc/[pid]/comm says so.  A snapshot records
  * /proc/1/comm to show that the process list was looked at. */
-static void probe_irqbalance(struct nd_irqs *irqs)
+static void probe_irqbalance(const struct nd_root *root, struct nd_irqs *irqs)
 {
 	bool saw_process = false;
 	struct dirent *ent;
-	DIR *proc = nd_sysroot_opendir("/proc");
+	DIR *proc = nd_sysroot_opendir(root, "/proc");
 
 	irqs->irqbalance_known = false;
 	irqs->irqbalance_running = false;
@@ -74,7 +74,7 @@ static void probe_irqbalance(struct nd_irqs *irqs)
 		if (!isdigit((unsigned char)ent->d_name[0]))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/comm", ent->d_name);
-		if (nd_sysroot_read_line(path, comm, sizeof(comm)) < 0)
+		if (nd_sysroot_read_line(root, path, comm, sizeof(comm)) < 0)
 			continue;
 		saw_process = true;
 		if (!strcmp(comm, "irqbalance")) {
@@ -87,17 +87,18 @@ static void probe_irqbalance(struct nd_irqs *irqs)
 }
 
 /* IRQ numbers of the PCI function from msi_irqs/; 0 when there are none. */
-static unsigned msi_irqs_of(const char *ifname, unsigned *numbers, char *pci_address, size_t size)
+static unsigned msi_irqs_of(const struct nd_root *root, const char *ifname, unsigned *numbers,
+			    char *pci_address, size_t size)
 {
 	char fn_dir[PATH_MAX], dir[PATH_MAX + 16];
 	int found;
 
 	pci_address[0] = '\0';
-	if (nd_probe_pci_function_dir(ifname, fn_dir, sizeof(fn_dir)) < 0)
+	if (nd_probe_pci_function_dir(root, ifname, fn_dir, sizeof(fn_dir)) < 0)
 		return 0;
 	snprintf(pci_address, size, "%s", strrchr(fn_dir, '/') + 1);
 	snprintf(dir, sizeof(dir), "%s/msi_irqs", fn_dir);
-	found = nd_probe_list_numbered(dir, "", numbers, ND_MAX_IRQS);
+	found = nd_probe_list_numbered(root, dir, "", numbers, ND_MAX_IRQS);
 	return found > 0 ? (unsigned)found : 0;
 }
 
@@ -119,12 +120,13 @@ static unsigned netdev_irqs_of(const struct nd_queue_table *qt, unsigned *number
 	return n;
 }
 
-static void parse_irqs(const char *ifname, const char *text, const struct nd_queue_table *qt,
+static void parse_irqs(const struct nd_root *root, const char *ifname, const char *text,
+		       const struct nd_queue_table *qt,
 		       struct nd_irqs *irqs)
 {
 	unsigned numbers[ND_MAX_IRQS];
 	char pci_address[16];
-	unsigned n = msi_irqs_of(ifname, numbers, pci_address, sizeof(pci_address));
+	unsigned n = msi_irqs_of(root, ifname, numbers, pci_address, sizeof(pci_address));
 
 	if (n) {
 		nd_strlcpy(irqs->list_source, "msi_irqs", sizeof(irqs->list_source));
@@ -143,7 +145,7 @@ static void parse_irqs(const char *ifname, const char *text, const struct nd_que
 		nd_parse_interrupts(text, NULL, 0, pci_address, irqs);
 }
 
-void nd_probe_irqs(const char *ifname, struct nd_facts *facts)
+void nd_probe_irqs(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nd_irqs *irqs = &facts->irqs;
 	char *text = NULL;
@@ -152,32 +154,33 @@ void nd_probe_irqs(const char *ifname, struct nd_facts *facts)
 	irqs->count = 0;
 	irqs->list_source[0] = '\0';
 	irqs->n_cpu_columns = 0;
-	r = nd_sysroot_read_alloc(INTERRUPTS_PATH, &text, NULL);
+	r = nd_sysroot_read_alloc(root, INTERRUPTS_PATH, &text, NULL);
 	if (r < 0) {
 		nd_probe_read_reason(irqs->st.reason, sizeof(irqs->st.reason), INTERRUPTS_PATH, r);
 		irqs->st.known = false;
 	} else {
-		parse_irqs(ifname, text, &facts->queue_table, irqs);
+		parse_irqs(root, ifname, text, &facts->queue_table, irqs);
 		free(text);
 		for (unsigned i = 0; i < irqs->count; i++)
-			read_affinities(&irqs->irq[i]);
+			read_affinities(root, &irqs->irq[i]);
 		if (irqs->count)
 			nd_status_set_known(&irqs->st);
 		else
 			nd_status_set_unknown(&irqs->st, "no IRQ of '%s' found in msi_irqs or '%s'",
 					      ifname, INTERRUPTS_PATH);
 	}
-	probe_irqbalance(irqs);
+	probe_irqbalance(root, irqs);
 }
 
-void nd_probe_irq_sums(const unsigned *wanted, unsigned n_wanted, struct nd_irqs *scratch,
+void nd_probe_irq_sums(const struct nd_root *root, const unsigned *wanted, unsigned n_wanted,
+		       struct nd_irqs *scratch,
 		       struct nd_irq_sums *ret)
 {
 	char *text = NULL;
 
 	ret->known = false;
 	ret->irqs = ret->n_columns = 0;
-	if (!n_wanted || nd_sysroot_read_alloc("/proc/interrupts", &text, NULL) < 0)
+	if (!n_wanted || nd_sysroot_read_alloc(root, "/proc/interrupts", &text, NULL) < 0)
 		return;
 	scratch->count = 0;
 	scratch->n_cpu_columns = 0;

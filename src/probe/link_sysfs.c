@@ -17,25 +17,27 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
-static int read_attr(const char *ifname, const char *attr, char *buf, size_t size)
+static int read_attr(const struct nd_root *root, const char *ifname, const char *attr, char *buf,
+		     size_t size)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/%s", ifname, attr);
-	return nd_sysroot_read_line(path, buf, size);
+	return nd_sysroot_read_line(root, path, buf, size);
 }
 
-static int read_attr_u64(const char *ifname, const char *attr, unsigned long long *ret)
+static int read_attr_u64(const struct nd_root *root, const char *ifname, const char *attr,
+			 unsigned long long *ret)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/%s", ifname, attr);
-	return nd_probe_read_unsigned(path, ret);
+	return nd_probe_read_unsigned(root, path, ret);
 }
 
-static void read_stats(const char *ifname, struct nd_link *link)
+static void read_stats(const struct nd_root *root, const char *ifname, struct nd_link *link)
 {
 	static const struct {
 		const char *name;
@@ -61,7 +63,7 @@ static void read_stats(const char *ifname, struct nd_link *link)
 		unsigned long long value;
 
 		snprintf(attr, sizeof(attr), "statistics/%s", stats[i].name);
-		if (read_attr_u64(ifname, attr, &value) == 0) {
+		if (read_attr_u64(root, ifname, attr, &value) == 0) {
 			*(uint64_t *)((char *)link + stats[i].offset) = value;
 			read++;
 		}
@@ -78,35 +80,35 @@ static void read_stats(const char *ifname, struct nd_link *link)
 }
 
 /* The link group needs the MTU at least; carrier and operstate when there. */
-static void fill_link(const char *ifname, struct nd_link *link)
+static void fill_link(const struct nd_root *root, const char *ifname, struct nd_link *link)
 {
 	unsigned long long mtu, value;
 	char text[32];
 
-	if (read_attr_u64(ifname, "mtu", &mtu) < 0 || mtu == 0 || mtu > UINT_MAX)
+	if (read_attr_u64(root, ifname, "mtu", &mtu) < 0 || mtu == 0 || mtu > UINT_MAX)
 		return;
 	memset(link, 0, sizeof(*link));
 	link->mtu = (unsigned)mtu;
-	if (read_attr(ifname, "operstate", link->operstate, sizeof(link->operstate)) < 0)
+	if (read_attr(root, ifname, "operstate", link->operstate, sizeof(link->operstate)) < 0)
 		nd_strlcpy(link->operstate, "unknown", sizeof(link->operstate));
 	/* carrier reads EINVAL while the interface is down: no carrier. */
-	link->carrier = read_attr_u64(ifname, "carrier", &value) == 0 && value == 1;
-	if (read_attr(ifname, "address", text, sizeof(text)) == 0 && strlen(text) == 17)
+	link->carrier = read_attr_u64(root, ifname, "carrier", &value) == 0 && value == 1;
+	if (read_attr(root, ifname, "address", text, sizeof(text)) == 0 && strlen(text) == 17)
 		nd_strlcpy(link->mac, text, sizeof(link->mac));
-	if (read_attr_u64(ifname, "ifindex", &value) == 0 && value <= INT_MAX)
+	if (read_attr_u64(root, ifname, "ifindex", &value) == 0 && value <= INT_MAX)
 		link->ifindex = (int)value;
-	read_stats(ifname, link);
+	read_stats(root, ifname, link);
 	nd_status_set_known(&link->st);
 	snprintf(link->st.source, sizeof(link->st.source), "/sys/class/net/%s/mtu", ifname);
 }
 
 /* speed reads -1 or EINVAL without a link: then the speed stays unknown. */
-static void fill_speed(const char *ifname, struct nd_linkmodes *lm)
+static void fill_speed(const struct nd_root *root, const char *ifname, struct nd_linkmodes *lm)
 {
 	char text[32], *end;
 	long long speed;
 
-	if (read_attr(ifname, "speed", text, sizeof(text)) < 0)
+	if (read_attr(root, ifname, "speed", text, sizeof(text)) < 0)
 		return;
 	speed = strtoll(text, &end, 10);
 	if (end == text || *end || speed <= 0 || speed > 10000000)
@@ -114,19 +116,19 @@ static void fill_speed(const char *ifname, struct nd_linkmodes *lm)
 	memset(lm, 0, sizeof(*lm));
 	lm->speed_mbps = speed;
 	lm->duplex = -1;
-	if (read_attr(ifname, "duplex", text, sizeof(text)) == 0)
+	if (read_attr(root, ifname, "duplex", text, sizeof(text)) == 0)
 		lm->duplex = !strcmp(text, "full") ? 1 : !strcmp(text, "half") ? 0 : -1;
 	nd_status_set_known(&lm->st);
 	snprintf(lm->st.source, sizeof(lm->st.source), "/sys/class/net/%s/speed", ifname);
 	nd_status_set_unknown(&lm->modes_st, "/sys/class/net/%s/speed gives no link modes", ifname);
 }
 
-void nd_probe_link_sysfs(const char *ifname, struct nd_facts *facts)
+void nd_probe_link_sysfs(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	if (nd_ifname_valid(ifname) < 0)
 		return;
 	if (!facts->link.st.known)
-		fill_link(ifname, &facts->link);
+		fill_link(root, ifname, &facts->link);
 	if (!facts->linkmodes.st.known)
-		fill_speed(ifname, &facts->linkmodes);
+		fill_speed(root, ifname, &facts->linkmodes);
 }

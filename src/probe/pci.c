@@ -23,8 +23,8 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
-#include "pci_access.h"
-#include "sysfs_util.h"
+#include "nicdoctor/pci_access.h"
+#include "nicdoctor/sysfs_util.h"
 
 #define CONFIG_HEADER_BYTES 64
 
@@ -76,36 +76,37 @@ static const char *port_type_name(unsigned type)
 }
 
 /* "8.0 GT/s PCIe" -> 8.0; "Unknown" or unreadable -> 0. */
-static double read_sysfs_speed(const char *dir, const char *file)
+static double read_sysfs_speed(const struct nd_root *root, const char *dir, const char *file)
 {
 	char path[PATH_MAX], text[64], *end;
 	double gts;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (nd_sysroot_read_line(path, text, sizeof(text)) < 0)
+	if (nd_sysroot_read_line(root, path, text, sizeof(text)) < 0)
 		return 0;
 	gts = strtod(text, &end);
 	return end == text || gts <= 0 || gts > 1024 ? 0 : gts;
 }
 
-static unsigned read_sysfs_width(const char *dir, const char *file)
+static unsigned read_sysfs_width(const struct nd_root *root, const char *dir, const char *file)
 {
 	char path[PATH_MAX];
 	unsigned long long width;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (nd_probe_read_unsigned(path, &width) < 0 || width > 32)
+	if (nd_probe_read_unsigned(root, path, &width) < 0 || width > 32)
 		return 0;
 	return (unsigned)width;
 }
 
 /* The link from sysfs attributes, when config space is closed to us. */
-static void fill_link_from_sysfs(const char *dir, struct nd_pcie_link *link, const char *why)
+static void fill_link_from_sysfs(const struct nd_root *root, const char *dir,
+				 struct nd_pcie_link *link, const char *why)
 {
-	link->sta_gts = read_sysfs_speed(dir, "current_link_speed");
-	link->sta_width = read_sysfs_width(dir, "current_link_width");
-	link->cap_gts = read_sysfs_speed(dir, "max_link_speed");
-	link->cap_width = read_sysfs_width(dir, "max_link_width");
+	link->sta_gts = read_sysfs_speed(root, dir, "current_link_speed");
+	link->sta_width = read_sysfs_width(root, dir, "current_link_width");
+	link->cap_gts = read_sysfs_speed(root, dir, "max_link_speed");
+	link->cap_width = read_sysfs_width(root, dir, "max_link_width");
 	link->from_sysfs = true;
 	link->link_known = link->sta_gts > 0 && link->sta_width > 0;
 	/* The kernel creates current_link_* only for PCI Express functions. */
@@ -161,7 +162,8 @@ static void fill_link_from_cap(struct pci_dev *d, int cap_pos, struct nd_pcie_li
 
 /* Everything about one function; dir is its canonical sysfs directory,
  * NULL when the bytes come from a record (no current_link_* to fall back on). */
-void nd_pci_fill_function(struct pci_access *pacc, struct pci_dev *d, const char *dir,
+void nd_pci_fill_function(const struct nd_root *root, struct pci_access *pacc, struct pci_dev *d,
+			  const char *dir,
 			  struct nd_pcie_link *link)
 {
 	char name[sizeof(link->name)];
@@ -179,7 +181,8 @@ void nd_pci_fill_function(struct pci_access *pacc, struct pci_dev *d, const char
 		nd_strlcpy(link->name, name, sizeof(link->name));
 	if (!pci_read_block(d, CONFIG_HEADER_BYTES, probe, sizeof(probe))) {
 		if (dir)
-			fill_link_from_sysfs(dir, link, "config space past 64 bytes is closed (not root)");
+			fill_link_from_sysfs(root, dir, link,
+					     "config space past 64 bytes is closed (not root)");
 		else
 			nd_strlcpy(link->link_reason, "the recorded config space ends at 64 bytes",
 				   sizeof(link->link_reason));
@@ -216,7 +219,8 @@ static struct pci_dev *find_dev(struct pci_access *pacc, const char *address)
 }
 
 /* Bridges above the function: PCI-address components of its path, nearest first. */
-static void fill_upstream(struct pci_access *pacc, const char *fn_dir, struct nd_pci *pci)
+static void fill_upstream(const struct nd_root *root, struct pci_access *pacc, const char *fn_dir,
+			  struct nd_pci *pci)
 {
 	char dir[PATH_MAX];
 	char *slash;
@@ -232,18 +236,20 @@ static void fill_upstream(struct pci_access *pacc, const char *fn_dir, struct nd
 			break;
 		d = find_dev(pacc, slash + 1);
 		if (d) {
-			nd_pci_fill_function(pacc, d, dir, link);
+			nd_pci_fill_function(root, pacc, d, dir, link);
 		} else {
 			memset(link, 0, sizeof(*link));
 			nd_strlcpy(link->address, slash + 1, sizeof(link->address));
-			fill_link_from_sysfs(dir, link, "bridge not listed under /sys/bus/pci/devices");
+			fill_link_from_sysfs(root, dir, link,
+					     "bridge not listed under /sys/bus/pci/devices");
 		}
 		pci->n_upstream++;
 	}
 }
 
 /* Other functions of the same card: same domain, bus and device number. */
-static void fill_siblings(struct pci_access *pacc, struct pci_dev *self, const char *fn_dir,
+static void fill_siblings(const struct nd_root *root, struct pci_access *pacc, struct pci_dev *self,
+			  const char *fn_dir,
 			  struct nd_pci *pci)
 {
 	char parent[PATH_MAX], dir[PATH_MAX + 16];
@@ -258,11 +264,11 @@ static void fill_siblings(struct pci_access *pacc, struct pci_dev *self, const c
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%04x:%02x:%02x.%d", parent,
 			 (unsigned)d->domain & 0xffff, d->bus, d->dev, d->func);
-		nd_pci_fill_function(pacc, d, dir, &pci->siblings[pci->n_siblings++]);
+		nd_pci_fill_function(root, pacc, d, dir, &pci->siblings[pci->n_siblings++]);
 	}
 }
 
-static int read_numa_node(struct pci_dev *d, const char *fn_dir)
+static int read_numa_node(const struct nd_root *root, struct pci_dev *d, const char *fn_dir)
 {
 	char path[PATH_MAX + 16], text[16];
 
@@ -270,12 +276,13 @@ static int read_numa_node(struct pci_dev *d, const char *fn_dir)
 	if (d->known_fields & PCI_FILL_NUMA_NODE)
 		return d->numa_node;
 	snprintf(path, sizeof(path), "%s/numa_node", fn_dir);
-	if (nd_sysroot_read_line(path, text, sizeof(text)) < 0)
+	if (nd_sysroot_read_line(root, path, text, sizeof(text)) < 0)
 		return -1;
 	return atoi(text);
 }
 
-static void probe_with_pacc(struct pci_access *pacc, const char *fn_dir, struct nd_pci *pci)
+static void probe_with_pacc(const struct nd_root *root, struct pci_access *pacc, const char *fn_dir,
+			    struct nd_pci *pci)
 {
 	const char *address = strrchr(fn_dir, '/') + 1;
 	struct pci_dev *self;
@@ -287,10 +294,10 @@ static void probe_with_pacc(struct pci_access *pacc, const char *fn_dir, struct 
 				      address);
 		return;
 	}
-	nd_pci_fill_function(pacc, self, fn_dir, &pci->dev);
-	pci->numa_node = read_numa_node(self, fn_dir);
-	fill_upstream(pacc, fn_dir, pci);
-	fill_siblings(pacc, self, fn_dir, pci);
+	nd_pci_fill_function(root, pacc, self, fn_dir, &pci->dev);
+	pci->numa_node = read_numa_node(root, self, fn_dir);
+	fill_upstream(root, pacc, fn_dir, pci);
+	fill_siblings(root, pacc, self, fn_dir, pci);
 	nd_status_set_known(&pci->st);
 }
 
@@ -301,23 +308,23 @@ static void probe_with_pacc(struct pci_access *pacc, const char *fn_dir, struct 
  * device and each device's files, the slots) must resolve inside the root.
  * The snapshot is a static tree we were handed, so checking first is enough.
  */
-static int pci_tree_confined(char *why, size_t why_size)
+static int pci_tree_confined(const struct nd_root *root, char *why, size_t why_size)
 {
 	static const char *const dirs[] = { "/sys/bus/pci/devices", "/sys/bus/pci/slots" };
-	int r = nd_probe_host_path_confined("/sys/bus/pci", true, why, why_size);
+	int r = nd_probe_host_path_confined(root, "/sys/bus/pci", true, why, why_size);
 
 	for (size_t i = 0; r == 0 && i < ND_ARRAY_SIZE(dirs); i++) {
 		char path[PATH_MAX];
 		struct dirent *ent;
 		DIR *d;
 
-		r = nd_probe_host_path_confined(dirs[i], true, why, why_size);
-		d = r == 0 ? nd_sysroot_opendir(dirs[i]) : NULL;
+		r = nd_probe_host_path_confined(root, dirs[i], true, why, why_size);
+		d = r == 0 ? nd_sysroot_opendir(root, dirs[i]) : NULL;
 		while (d && r == 0 && (ent = readdir(d)) != NULL) {
 			if (ent->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dirs[i], ent->d_name);
-			r = nd_probe_host_path_confined(path, true, why, why_size);
+			r = nd_probe_host_path_confined(root, path, true, why, why_size);
 		}
 		if (d)
 			closedir(d);
@@ -356,6 +363,7 @@ int nd_pci_run(int method, const char *param, const char *value,
 }
 
 struct sysfs_probe {
+	const struct nd_root *root;
 	const char *fn_dir;
 	struct nd_pci *pci;
 };
@@ -364,19 +372,19 @@ static void probe_sysfs_cb(struct pci_access *pacc, void *arg)
 {
 	struct sysfs_probe *p = arg;
 
-	probe_with_pacc(pacc, p->fn_dir, p->pci);
+	probe_with_pacc(p->root, pacc, p->fn_dir, p->pci);
 }
 
-void nd_probe_pci(const char *ifname, struct nd_facts *facts)
+void nd_probe_pci(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nd_pci *pci = &facts->pci;
 	char fn_dir[PATH_MAX], bus_path[PATH_MAX], why[ND_REASON_LEN] = "";
-	struct sysfs_probe p = { fn_dir, pci };
+	struct sysfs_probe p = { root, fn_dir, pci };
 	int r;
 
 	memset(pci, 0, sizeof(*pci));
 	pci->numa_node = -1;
-	r = nd_probe_pci_function_dir(ifname, fn_dir, sizeof(fn_dir));
+	r = nd_probe_pci_function_dir(root, ifname, fn_dir, sizeof(fn_dir));
 	if (r == -ENODEV) {
 		nd_status_set_unknown(&pci->st, "no PCI device (virtual interface)");
 		pci->no_device = true;
@@ -388,18 +396,18 @@ void nd_probe_pci(const char *ifname, struct nd_facts *facts)
 		return;
 	}
 	snprintf(bus_path, sizeof(bus_path), "/sys/bus/pci/devices/%s", strrchr(fn_dir, '/') + 1);
-	if (!nd_sysroot_exists(bus_path)) {
+	if (!nd_sysroot_exists(root, bus_path)) {
 		nd_status_set_unknown(&pci->st, "PCI function %s not listed under '/sys/bus/pci/devices'",
 				      strrchr(fn_dir, '/') + 1);
 		return;
 	}
-	r = pci_tree_confined(why, sizeof(why));
+	r = pci_tree_confined(root, why, sizeof(why));
 	if (r < 0) {
 		nd_status_set_unknown(&pci->st, "PCI facts not read: %s",
 				      why[0] ? why : strerror(-r));
 		return;
 	}
-	r = nd_sysroot_path(bus_path, sizeof(bus_path), "/sys/bus/pci");
+	r = nd_sysroot_path(root, bus_path, sizeof(bus_path), "/sys/bus/pci");
 	if (r < 0) {
 		nd_status_set_unknown(&pci->st, "cannot set up libpci");
 		return;

@@ -84,10 +84,10 @@ static int ifindex_of(const char *ifname, const struct nd_facts *facts)
 	return (int)if_nametoindex(ifname);
 }
 
-void nd_probe_queue_table(const char *ifname, struct nd_facts *facts)
+void nd_probe_queue_table(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nd_queue_table *qt = &facts->queue_table;
-	bool live = nd_sysroot_is_live();
+	bool live = nd_sysroot_is_live(root);
 	int ifindex = live ? ifindex_of(ifname, facts) : 0;
 
 	if (live) {
@@ -104,7 +104,8 @@ void nd_probe_queue_table(const char *ifname, struct nd_facts *facts)
 	complete(ifindex, facts, qt, live);
 }
 
-int nd_probe_queue_sample(const char *ifname, struct nd_queue_table *ret)
+int nd_probe_queue_sample(const struct nd_root *root, const char *ifname,
+			  struct nd_queue_table *ret)
 {
 	int ifindex = (int)if_nametoindex(ifname);
 	struct nd_facts *scratch;
@@ -123,8 +124,8 @@ int nd_probe_queue_sample(const char *ifname, struct nd_queue_table *ret)
 		return -ENOMEM;
 	nd_strlcpy(scratch->ifname, ifname, sizeof(scratch->ifname));
 	if (!ret->count)
-		nd_probe_queues(ifname, scratch);
-	nd_probe_drvinfo(ifname, scratch);
+		nd_probe_queues(root, ifname, scratch);
+	nd_probe_drvinfo(root, ifname, scratch);
 	complete(ifindex, scratch, ret, true);
 	free(scratch);
 	return ret->st.known ? 0 : -ENODATA;

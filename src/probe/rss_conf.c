@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "nicdoctor/spread.h"
-#include "ethtool_nl.h"
+#include "nicdoctor/ethtool_nl.h"
 
 #define ND_ETHTOOL_A_RSS_HFUNC		3	/* u32: one ETH_RSS_HASH_* bit */
 #define ND_ETHTOOL_A_RSS_HKEY		5	/* binary */

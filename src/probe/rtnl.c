@@ -237,13 +237,13 @@ static void probe_shapers(struct nl_sock *sk, int ifindex, struct nd_qdisc *q)
 	nd_status_set_known(&q->st);
 }
 
-void nd_probe_rtnl(const char *ifname, struct nd_facts *facts)
+void nd_probe_rtnl(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nl_sock *sk;
 	int r;
 
 	/* In a sysroot the snapshot source fills these groups. */
-	if (!nd_sysroot_is_live())
+	if (!nd_sysroot_is_live(root))
 		return;
 	memset(&facts->link, 0, sizeof(facts->link));
 	r = rtnl_open(&sk);
@@ -267,7 +267,7 @@ void nd_probe_rtnl(const char *ifname, struct nd_facts *facts)
 
 /* ---- existence and the default route ---- */
 
-bool nd_probe_iface_exists(const char *ifname)
+bool nd_probe_iface_exists(const struct nd_root *root, const char *ifname)
 {
 	char path[64];
 	struct nl_sock *sk;
@@ -276,7 +276,7 @@ bool nd_probe_iface_exists(const char *ifname)
 
 	if (nd_ifname_valid(ifname) < 0)
 		return false;
-	if (nd_sysroot_is_live() && rtnl_open(&sk) == 0) {
+	if (nd_sysroot_is_live(root) && rtnl_open(&sk) == 0) {
 		r = rtnl_link_get_kernel(sk, 0, ifname, &rl);
 		if (rl)
 			rtnl_link_put(rl);
@@ -284,19 +284,7 @@ bool nd_probe_iface_exists(const char *ifname)
 		return r == 0;
 	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
-	if (nd_sysroot_exists(path))
-		return true;
-	/* A sosreport names interfaces in its command output too. */
-	if (nd_probe_record()) {
-		char names[256][ND_IFNAMSIZ];
-		unsigned count = 0;
-
-		if (nd_probe_list_ifaces(names, ND_ARRAY_SIZE(names), &count) == 0)
-			for (unsigned i = 0; i < count; i++)
-				if (!strcmp(names[i], ifname))
-					return true;
-	}
-	return false;
+	return nd_sysroot_exists(root, path);
 }
 
 struct default_route {
@@ -409,36 +397,34 @@ static int default_iface_route6(const char *text, char *buf, size_t size)
 	return found ? 0 : -ENOENT;
 }
 
-static int default_iface_sysroot(char *buf, size_t size)
+static int default_iface_sysroot(const struct nd_root *root, char *buf, size_t size)
 {
 	char *text = NULL;
 	int r;
 
-	if (nd_sysroot_read_alloc("/proc/net/route", &text, NULL) == 0) {
+	if (nd_sysroot_read_alloc(root, "/proc/net/route", &text, NULL) == 0) {
 		r = default_iface_route4(text, buf, size);
 		free(text);
 		if (r == 0)
 			return 0;
 	}
 	text = NULL;
-	if (nd_sysroot_read_alloc("/proc/net/ipv6_route", &text, NULL) < 0)
+	if (nd_sysroot_read_alloc(root, "/proc/net/ipv6_route", &text, NULL) < 0)
 		return -ENOENT;
 	r = default_iface_route6(text, buf, size);
 	free(text);
 	return r;
 }
 
-int nd_probe_default_iface(char *buf, size_t size)
+int nd_probe_default_iface(const struct nd_root *root, char *buf, size_t size)
 {
 	char name[ND_IFNAMSIZ] = "";
 	int r;
 
 	if (!buf || size == 0)
 		return -EINVAL;
-	r = nd_sysroot_is_live() ? default_iface_live(name, sizeof(name)) :
-				   default_iface_sysroot(name, sizeof(name));
-	if (r < 0 && nd_probe_record() && nd_probe_record()->default_iface)
-		r = nd_probe_record()->default_iface(name, sizeof(name));
+	r = nd_sysroot_is_live(root) ? default_iface_live(name, sizeof(name)) :
+				   default_iface_sysroot(root, name, sizeof(name));
 	if (r < 0)
 		return r;
 	/* ret_* style: buf is left untouched on failure. */

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 extern char **environ;
 

@@ -10,20 +10,20 @@
 #include "nicdoctor/parse.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 #define SOFTNET_PATH "/proc/net/softnet_stat"
 
-void nd_probe_softnet(const char *ifname, struct nd_facts *facts)
+void nd_probe_softnet(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nd_softnet *sn = &facts->softnet;
 	char *text = NULL;
 	int r;
 
 	(void)ifname;
-	nd_probe_uptime(&facts->uptime);
+	nd_probe_uptime(root, &facts->uptime);
 	sn->count = 0;
-	r = nd_sysroot_read_alloc(SOFTNET_PATH, &text, NULL);
+	r = nd_sysroot_read_alloc(root, SOFTNET_PATH, &text, NULL);
 	if (r < 0) {
 		nd_probe_read_reason(sn->st.reason, sizeof(sn->st.reason), SOFTNET_PATH, r);
 		sn->st.known = false;

@@ -9,7 +9,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 static const struct {
 	const char *path;
@@ -26,9 +26,9 @@ static const struct {
 	{ "/proc/sys/net/ipv4/tcp_congestion_control", offsetof(struct nd_sysctls, tcp_congestion_control) },
 };
 
-static void read_sysctl(const char *path, struct nd_sysctl *ctl)
+static void read_sysctl(const struct nd_root *root, const char *path, struct nd_sysctl *ctl)
 {
-	int r = nd_sysroot_read_line(path, ctl->text, sizeof(ctl->text));
+	int r = nd_sysroot_read_line(root, path, ctl->text, sizeof(ctl->text));
 
 	memset(ctl->reason, 0, sizeof(ctl->reason));
 	memset(ctl->source, 0, sizeof(ctl->source));
@@ -46,10 +46,10 @@ static void read_sysctl(const char *path, struct nd_sysctl *ctl)
 	nd_strlcpy(ctl->source, path, sizeof(ctl->source));
 }
 
-void nd_probe_sysctls(const char *ifname, struct nd_facts *facts)
+void nd_probe_sysctls(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	(void)ifname;
 	for (size_t i = 0; i < ND_ARRAY_SIZE(sysctl_table); i++)
-		read_sysctl(sysctl_table[i].path,
+		read_sysctl(root, sysctl_table[i].path,
 			    (struct nd_sysctl *)((char *)&facts->sysctl + sysctl_table[i].offset));
 }

@@ -15,7 +15,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/sysroot.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 #define RESOLVE_MAX_LINKS 40
 
@@ -40,7 +40,7 @@ static void path_pop(char *done)
 		*slash = '\0';
 }
 
-int nd_probe_resolve(const char *path, char *buf, size_t size)
+int nd_probe_resolve(const struct nd_root *root, const char *path, char *buf, size_t size)
 {
 	char done[PATH_MAX] = "", pending[PATH_MAX], comp[NAME_MAX + 1];
 	char full[PATH_MAX], target[PATH_MAX], joined[2 * PATH_MAX];
@@ -65,7 +65,7 @@ int nd_probe_resolve(const char *path, char *buf, size_t size)
 			return -ENAMETOOLONG;
 		strcat(done, "/");
 		strcat(done, comp);
-		if (nd_sysroot_path(full, sizeof(full), done) < 0)
+		if (nd_sysroot_path(root, full, sizeof(full), done) < 0)
 			return -ENAMETOOLONG;
 		if (lstat(full, &st) < 0)
 			return -errno;
@@ -97,13 +97,14 @@ int nd_probe_resolve(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-int nd_probe_pci_function_dir(const char *ifname, char *buf, size_t size)
+int nd_probe_pci_function_dir(const struct nd_root *root, const char *ifname, char *buf,
+			      size_t size)
 {
 	char link[PATH_MAX], dir[PATH_MAX];
 	int r;
 
 	snprintf(link, sizeof(link), "/sys/class/net/%s/device", ifname);
-	r = nd_probe_resolve(link, dir, sizeof(dir));
+	r = nd_probe_resolve(root, link, dir, sizeof(dir));
 	if (r == -ENOENT)
 		return -ENODEV;
 	if (r < 0)
@@ -130,13 +131,13 @@ static int cmp_unsigned(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int nd_probe_list_numbered(const char *dir, const char *prefix,
+int nd_probe_list_numbered(const struct nd_root *root, const char *dir, const char *prefix,
 			   unsigned *ret_numbers, unsigned max_count)
 {
 	size_t prefix_len = strlen(prefix);
 	unsigned found = 0;
 	struct dirent *ent;
-	DIR *d = nd_sysroot_opendir(dir);
+	DIR *d = nd_sysroot_opendir(root, dir);
 
 	if (!d)
 		return -errno;
@@ -217,15 +218,16 @@ static int check_entries(const char *root_real, const char *host_dir, const char
 	return r;
 }
 
-int nd_probe_host_path_confined(const char *path, bool entries, char *why, size_t why_size)
+int nd_probe_host_path_confined(const struct nd_root *root, const char *path, bool entries,
+				char *why, size_t why_size)
 {
 	char root_real[PATH_MAX], host_path[PATH_MAX];
 	const char *p;
 	int r;
 
-	if (nd_sysroot_is_live())
+	if (nd_sysroot_is_live(root))
 		return 0;
-	if (!realpath(nd_sysroot_get(), root_real))
+	if (!realpath(nd_sysroot_dir(root), root_real))
 		return -errno;
 	/* Every ancestor below the root too: libpci resolves them all. */
 	for (p = strchr(path + 1, '/');; p = strchr(p + 1, '/')) {
@@ -236,7 +238,7 @@ int nd_probe_host_path_confined(const char *path, bool entries, char *why, size_
 			return -ENAMETOOLONG;
 		memcpy(prefix, path, len);
 		prefix[len] = '\0';
-		r = nd_sysroot_path(host_path, sizeof(host_path), prefix);
+		r = nd_sysroot_path(root, host_path, sizeof(host_path), prefix);
 		if (r == 0)
 			r = check_one(root_real, host_path, prefix, why, why_size);
 		if (r < 0 || !p)
@@ -252,11 +254,12 @@ void nd_probe_read_reason(char *buf, size_t size, const char *path, int negative
 	snprintf(buf, size, "cannot read '%s': %s", path, strerror(-negative_errno));
 }
 
-int nd_probe_read_unsigned(const char *path, unsigned long long *ret_value)
+int nd_probe_read_unsigned(const struct nd_root *root, const char *path,
+			   unsigned long long *ret_value)
 {
 	char text[64], *end;
 	unsigned long long value;
-	int r = nd_sysroot_read_line(path, text, sizeof(text));
+	int r = nd_sysroot_read_line(root, path, text, sizeof(text));
 
 	if (r < 0)
 		return r;

@@ -19,7 +19,7 @@
 #include "nicdoctor/common.h"
 #include "nicdoctor/sysroot.h"
 #include "nicdoctor/team.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 /* teamd's state of a team with 32 ports is a few tens of KiB */
 #define TEAMDCTL_MAX_OUTPUT (1024 * 1024)
@@ -65,24 +65,25 @@ static void probe_live(const char *ifname, struct nd_bond *b)
 }
 
 /* A sosreport's (or a sysroot's) sos_commands/teamd/teamdctl_IF_WHAT_dump. */
-static int read_dump(const char *ifname, const char *what, char **ret_text, size_t *ret_len)
+static int read_dump(const struct nd_root *root, const char *ifname, const char *what,
+		     char **ret_text, size_t *ret_len)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sos_commands/teamd/teamdctl_%s_%s_dump", ifname, what);
-	return nd_sysroot_read_alloc(path, ret_text, ret_len);
+	return nd_sysroot_read_alloc(root, path, ret_text, ret_len);
 }
 
 /* Ports without teamd's state: the config's "ports" names, else the
  * team's lower_* links; MII status from the port's carrier. */
-static void ports_from_sysfs(const char *ifname, struct nd_bond *b)
+static void ports_from_sysfs(const struct nd_root *root, const char *ifname, struct nd_bond *b)
 {
 	char path[128], line[16];
 	struct dirent *de;
 	DIR *dir;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
-	dir = b->n_members ? NULL : nd_sysroot_opendir(path);
+	dir = b->n_members ? NULL : nd_sysroot_opendir(root, path);
 	while (dir && (de = readdir(dir)) && b->n_members < ND_MAX_BOND_MEMBERS)
 		if (!strncmp(de->d_name, "lower_", 6) && nd_ifname_valid(de->d_name + 6) == 0) {
 			nd_bond_member_reset(&b->members[b->n_members]);
@@ -95,21 +96,21 @@ static void ports_from_sysfs(const char *ifname, struct nd_bond *b)
 		struct nd_bond_member *m = &b->members[i];
 
 		snprintf(path, sizeof(path), "/sys/class/net/%s/carrier", m->name);
-		if (!m->mii_status[0] && nd_sysroot_read_line(path, line, sizeof(line)) == 0)
+		if (!m->mii_status[0] && nd_sysroot_read_line(root, path, line, sizeof(line)) == 0)
 			nd_strlcpy(m->mii_status, !strcmp(line, "1") ? "up" : "down",
 				   sizeof(m->mii_status));
 	}
 }
 
-static int probe_dumps(const char *ifname, struct nd_bond *b)
+static int probe_dumps(const struct nd_root *root, const char *ifname, struct nd_bond *b)
 {
 	char *state = NULL, *config = NULL;
 	size_t state_len = 0, config_len = 0;
 	bool have_state, have_config;
 
-	have_state = read_dump(ifname, "state", &state, &state_len) == 0 &&
+	have_state = read_dump(root, ifname, "state", &state, &state_len) == 0 &&
 		     nd_parse_teamd_state(state, state_len, b) == 0;
-	have_config = read_dump(ifname, "config", &config, &config_len) == 0 &&
+	have_config = read_dump(root, ifname, "config", &config, &config_len) == 0 &&
 		      nd_parse_teamd_config(config, config_len, b) == 0;
 	free(state);
 	free(config);
@@ -121,19 +122,19 @@ static int probe_dumps(const char *ifname, struct nd_bond *b)
 	else if (!have_config)
 		snprintf(b->team_reason, sizeof(b->team_reason), "no teamdctl config dump in "
 			 "sos_commands/teamd: the runner's tx_hash is unknown");
-	ports_from_sysfs(ifname, b);
+	ports_from_sysfs(root, ifname, b);
 	return 0;
 }
 
-int nd_probe_team(const char *ifname, struct nd_bond *b)
+int nd_probe_team(const struct nd_root *root, const char *ifname, struct nd_bond *b)
 {
-	if (nd_sysroot_is_live()) {
+	if (nd_sysroot_is_live(root)) {
 		if (!b->is_team)
 			return -ENOENT;
 		probe_live(ifname, b);
 	} else {
 		nd_bond_reset(b);
-		if (probe_dumps(ifname, b) < 0)
+		if (probe_dumps(root, ifname, b) < 0)
 			return -ENOENT;
 		nd_strlcpy(b->source, "teamdctl", sizeof(b->source));
 	}

@@ -17,7 +17,7 @@
 #include "nicdoctor/parse.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 #define IPERF3_VERSION_FILE "/tools/iperf3-version"
 
@@ -59,12 +59,13 @@ static int run_iperf3_version(char *buf, size_t size)
 	return buf[0] ? 0 : -ENOEXEC;
 }
 
-static int iperf3_version_text(struct nd_tools *tools, char *text, size_t size)
+static int iperf3_version_text(const struct nd_root *root, struct nd_tools *tools, char *text,
+			       size_t size)
 {
 	int r;
 
-	if (!nd_sysroot_is_live()) {
-		r = nd_sysroot_read_line(IPERF3_VERSION_FILE, text, size);
+	if (!nd_sysroot_is_live(root)) {
+		r = nd_sysroot_read_line(root, IPERF3_VERSION_FILE, text, size);
 		if (r < 0)
 			nd_status_set_unknown(&tools->iperf3, "not recorded in snapshot ('%s': %s)",
 					      IPERF3_VERSION_FILE, strerror(-r));
@@ -80,7 +81,7 @@ static int iperf3_version_text(struct nd_tools *tools, char *text, size_t size)
 	return r;
 }
 
-void nd_probe_tools(const char *ifname, struct nd_facts *facts)
+void nd_probe_tools(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nd_tools *tools = &facts->tools;
 	char text[256];
@@ -88,7 +89,7 @@ void nd_probe_tools(const char *ifname, struct nd_facts *facts)
 
 	(void)ifname;
 	memset(tools, 0, sizeof(*tools));
-	if (iperf3_version_text(tools, text, sizeof(text)) < 0)
+	if (iperf3_version_text(root, tools, text, sizeof(text)) < 0)
 		return;
 	if (nd_parse_iperf3_version(text, &major, &minor) < 0) {
 		nd_status_set_unknown(&tools->iperf3, "unrecognised iperf3 version '%.60s'", text);

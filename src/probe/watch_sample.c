@@ -14,7 +14,7 @@
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
 #include "nicdoctor/watch.h"
-#include "sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 int nd_watch_ctx_init(struct nd_watch_ctx *ctx, const char *ifname, const struct nd_facts *facts)
 {
@@ -34,10 +34,10 @@ void nd_watch_ctx_release(struct nd_watch_ctx *ctx)
 	ctx->irqs_scratch = NULL;
 }
 
-static void read_softnet(struct nd_softnet *softnet)
+static void read_softnet(const struct nd_root *root, struct nd_softnet *softnet)
 {
 	char *text = NULL;
-	int r = nd_sysroot_read_alloc("/proc/net/softnet_stat", &text, NULL);
+	int r = nd_sysroot_read_alloc(root, "/proc/net/softnet_stat", &text, NULL);
 
 	softnet->count = 0;
 	if (r < 0) {
@@ -53,22 +53,23 @@ static void read_softnet(struct nd_softnet *softnet)
 	free(text);
 }
 
-int nd_watch_sample_read(const struct nd_watch_ctx *ctx, struct nd_watch_sample *ret)
+int nd_watch_sample_read(const struct nd_root *root, const struct nd_watch_ctx *ctx,
+			 struct nd_watch_sample *ret)
 {
 	int r;
 
 	ret->t_sec = nd_probe_clock_sec();
-	r = nd_sample_iface(ctx->ifname, &ret->link);
+	r = nd_sample_iface(root, ctx->ifname, &ret->link);
 	if (r == -ENOENT || r == -ENODEV)
 		return -ENODEV;
-	ret->cpus_known = nd_sample_cpus(&ret->cpus) == 0;
-	read_softnet(&ret->softnet);
-	r = nd_probe_queue_sample(ctx->ifname, &ret->queues);
+	ret->cpus_known = nd_sample_cpus(root, &ret->cpus) == 0;
+	read_softnet(root, &ret->softnet);
+	r = nd_probe_queue_sample(root, ctx->ifname, &ret->queues);
 	if (r == -ENODEV)
 		return -ENODEV;
 	ret->queues_known = r == 0;
 	nd_strlcpy(ret->queues_reason, r == 0 ? "" : ret->queues.st.reason,
 		   sizeof(ret->queues_reason));
-	nd_probe_irq_sums(ctx->irq_numbers, ctx->n_irqs, ctx->irqs_scratch, &ret->irqs);
+	nd_probe_irq_sums(root, ctx->irq_numbers, ctx->n_irqs, ctx->irqs_scratch, &ret->irqs);
 	return 0;
 }

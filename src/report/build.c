@@ -1,7 +1,8 @@
 /*
- * build.c - turn facts into a report: run every registered check (minus
- * --skip, or only --only), gather the ceilings in one place, lowest first,
- * and map the worst severity to the exit code.
+ * build.c - the report document: the findings the checks made (run.c in
+ * src/checks/ runs them), the ceilings gathered in one place, lowest
+ * first, the experiments' and far end's parts, and the worst severity
+ * mapped to the exit code.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,80 +12,6 @@
 #include "nicdoctor/ceiling.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/report.h"
-
-/* Call fn for each non-empty, whitespace-trimmed item of a comma list;
- * stops at the first non-zero return and returns it. */
-static int list_each(const char *list, int (*fn)(const char *item, size_t len, void *ctx),
-		     void *ctx)
-{
-	const char *p = list;
-
-	while (p && *p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		const char *item = p;
-		int r;
-
-		while (len > 0 && (*item == ' ' || *item == '\t')) {
-			item++;
-			len--;
-		}
-		while (len > 0 && (item[len - 1] == ' ' || item[len - 1] == '\t'))
-			len--;
-		if (len > 0) {
-			r = fn(item, len, ctx);
-			if (r)
-				return r;
-		}
-		p = end ? end + 1 : NULL;
-	}
-	return 0;
-}
-
-static const struct nd_check *registry_find(const char *item, size_t len)
-{
-	for (unsigned i = 0; i < nd_checks_count; i++) {
-		if (strlen(nd_checks[i].id) == len && strncmp(nd_checks[i].id, item, len) == 0)
-			return &nd_checks[i];
-	}
-	return NULL;
-}
-
-static int validate_item(const char *item, size_t len, void *ctx)
-{
-	struct nd_report *report = ctx;
-
-	if (registry_find(item, len))
-		return 0;
-	if (len >= sizeof(report->bad_id))
-		len = sizeof(report->bad_id) - 1;
-	memcpy(report->bad_id, item, len);
-	report->bad_id[len] = '\0';
-	return -EINVAL;
-}
-
-static int match_item(const char *item, size_t len, void *ctx)
-{
-	const char *id = ctx;
-
-	return strlen(id) == len && strncmp(id, item, len) == 0;
-}
-
-static bool list_has(const char *list, const char *id)
-{
-	return list_each(list, match_item, (void *)id) != 0;
-}
-
-static void finding_skipped(const struct nd_check *check, struct nd_finding *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->id = check->id;
-	f->severity = ND_SEV_OK;
-	f->skipped = true;
-	f->ceiling_mbps = -1;
-	f->verdict = ND_VERDICT_UNTESTED;
-	nd_strlcpy(f->title, check->help ? check->help : "", sizeof(f->title));
-}
 
 /* Insert keeping one entry per source (the lowest) and the array sorted
  * ascending; when full, a new lower ceiling pushes out the highest. */
@@ -144,59 +71,19 @@ static void collect_ceilings(struct nd_report *report)
 	}
 }
 
-int nd_report_build(struct nd_report *report, const struct nd_facts *facts,
-		    const char *skip, const char *only, const char **ret_bad_id)
+void nd_report_init(struct nd_report *report, const struct nd_facts *facts,
+		    struct nd_finding *findings, unsigned n_findings)
 {
-	/* An --only list that names nothing (",") selects nothing: skip all. */
-	bool only_given = only != NULL && only[0] != '\0';
-	int r;
-
 	/* The caller's struct may be uninitialised: nothing in it is read. */
 	memset(report, 0, sizeof(*report));
 	report->facts = facts;
-
-	r = list_each(skip, validate_item, report);
-	if (r == 0)
-		r = list_each(only, validate_item, report);
-	if (r < 0) {
-		if (ret_bad_id)
-			*ret_bad_id = report->bad_id;
-		return r;
-	}
-	report->findings = calloc(nd_checks_count ? nd_checks_count : 1, sizeof(*report->findings));
-	if (!report->findings)
-		return -ENOMEM;
-	for (unsigned i = 0; i < nd_checks_count; i++) {
-		const struct nd_check *check = &nd_checks[i];
-		struct nd_finding *f = &report->findings[i];
-
-		if (list_has(skip, check->id) || (only_given && !list_has(only, check->id))) {
-			finding_skipped(check, f);
-		} else {
-			nd_check_run(check, facts, f);
-			if (!f->id)
-				f->id = check->id;
-		}
-		report->n_findings = i + 1;
-	}
+	report->findings = findings;
+	report->n_findings = n_findings;
 	collect_ceilings(report);
-	return 0;
 }
 
-void nd_report_rejudge(struct nd_report *report, unsigned n_checks)
+void nd_report_collect_ceilings(struct nd_report *report)
 {
-	/* Only the registered checks (experiments' findings follow them) that
-	 * ran; skipped ones stay skipped. */
-	for (unsigned i = 0; i < n_checks && i < nd_checks_count && i < report->n_findings; i++) {
-		struct nd_finding *f = &report->findings[i];
-
-		if (f->skipped)
-			continue;
-		nd_finding_free(f);
-		nd_check_run(&nd_checks[i], report->facts, f);
-		if (!f->id)
-			f->id = nd_checks[i].id;
-	}
 	report->n_ceilings = 0;
 	collect_ceilings(report);
 }

@@ -2,7 +2,7 @@
  * fixplan.c - how `nicdoctor fix` reads: the plan (one line per change:
  * what, current -> new, why, the command a person would type), each
  * step's outcome as it happens, and the closing summary of an apply or a
- * revert.  Kept in report/ so cmd_fix.c and fixes/ hold no formatting.
+ * revert.  Kept in report/ so src/cmd/fix.c and fixes/ hold no formatting.
  */
 #include <errno.h>
 #include <stdio.h>

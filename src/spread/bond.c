@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nicdoctor/bond_hash.h"
+#include "bond_hash.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/facts.h"
 #include "nicdoctor/spread.h"

@@ -23,10 +23,12 @@
 #include "nicdoctor/bond.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/cpuset.h"
-#include "nicdoctor/engine_int.h"
+#include "nicdoctor/engine.h"
+#include "nicdoctor/net.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/queues.h"
 #include "nicdoctor/spread.h"
+#include "nicdoctor/sysroot.h"
 
 #define DIALS_PER_QUEUE 4		/* per stream: 4 x queues dials at most */
 #define DIALS_PER_STREAM_MAX 48
@@ -48,6 +50,8 @@ struct nd_spread_run {
 	int bond_member[FLOWS_MAX];
 	double bond_t0;
 	struct nd_spread_view view;
+	const struct nd_spread_render *render;	/* the caller's, from src/report/ */
+	struct nd_stream_hooks hooks;
 };
 
 static bool flow_sends(const struct nd_spread_run *r, int index)
@@ -125,7 +129,7 @@ static bool xps_in_use(const char *ifname)
 	if (!scratch)
 		return false;
 	nd_strlcpy(scratch->ifname, ifname, sizeof(scratch->ifname));
-	nd_probe_queues(ifname, scratch);
+	nd_probe_queues(&nd_root_live, ifname, scratch);
 	for (unsigned q = 0; scratch->queues.st.known && q < scratch->queues.n_tx &&
 	     q < ND_MAX_QUEUES; q++)
 		on |= scratch->queues.xps_known[q] && !nd_cpuset_empty(&scratch->queues.xps_cpus[q]);
@@ -257,7 +261,7 @@ static void bond_plan(struct nd_spread_run *r, int ctrl_fd)
 	if (!r->bond)
 		return;
 	nd_strlcpy(r->bond->ifname, r->view.ifname, sizeof(r->bond->ifname));
-	nd_probe_bond(r->view.ifname, r->bond);
+	nd_probe_bond(&nd_root_live, r->view.ifname, r->bond);
 	if (ctrl_addrs(ctrl_fd, &c) < 0)
 		c.addr_len = 0;
 	rc = nd_spread_bond_plan(&r->bond->bond, c.local, c.peer, c.addr_len, c.peer_port,
@@ -291,7 +295,7 @@ static void bond_deltas(struct nd_spread_run *r, double seconds)
 	struct nd_spread_summary *s = &m->sum;
 	const struct nd_bond *b = &r->bond->bond;
 
-	nd_probe_bond_window_end(r->bond, seconds);
+	nd_probe_bond_window_end(&nd_root_live, r->bond, seconds);
 	m->counted = b->window_known;
 	if (!m->counted) {
 		nd_strlcpy(m->why_uncounted, "the members' counters could not be read",
@@ -324,7 +328,7 @@ static void hook_before(void *arg, int ctrl_fd)
 		nd_strlcpy(ifn, r->p->bind_dev, sizeof(r->view.ifname));
 	else if (nd_iface_for_fd(ctrl_fd, ifn, sizeof(r->view.ifname)) < 0)
 		ifn[0] = '\0';
-	if (!ifn[0] || nd_probe_queue_sample(ifn, r->before) < 0) {
+	if (!ifn[0] || nd_probe_queue_sample(&nd_root_live, ifn, r->before) < 0) {
 		snprintf(r->view.tx.why_uncounted, sizeof(r->view.tx.why_uncounted), "the "
 			 "queues of the sending interface%s%s%s are unknown (--sample-if IF)",
 			 ifn[0] ? " '" : "", ifn, ifn[0] ? "'" : "");
@@ -373,7 +377,7 @@ static uint16_t hook_dial(void *arg, int index)
 	} else if (r->view.members.placed) {
 		return fl->port = r->bond_ports[index];
 	} else if (r->view.tx.watched) {
-		nd_probe_queue_sample(r->view.ifname, r->before);
+		nd_probe_queue_sample(&nd_root_live, r->view.ifname, r->before);
 	}
 	if (!r->place)	/* iperf3's --cport: stream i binds PORT+i */
 		return fl->port = r->p->cport ? (uint16_t)(r->p->cport + index) : 0;
@@ -394,7 +398,7 @@ static bool hook_connected(void *arg, int index, int fd, bool can_redial)
 		nd_net_addr_str(&la, host, sizeof(host), &fl->port);
 	if (!flow_sends(r, index) || !r->view.tx.watched)
 		return false;
-	nd_probe_queue_sample(r->view.ifname, r->after);
+	nd_probe_queue_sample(&nd_root_live, r->view.ifname, r->after);
 	q = fl->queue = learned_queue(r);
 	if (bound > DIALS_PER_STREAM_MAX)
 		bound = DIALS_PER_STREAM_MAX;
@@ -447,12 +451,12 @@ static void hook_sample(void *arg, bool end)
 	if (!r->view.ifname[0])
 		return;
 	if (r->bond && !end) {
-		nd_probe_bond_window_start(r->bond);
+		nd_probe_bond_window_start(&nd_root_live, r->bond);
 		r->bond_t0 = nd_now_sec();
 	} else if (r->bond) {
 		bond_deltas(r, nd_now_sec() - r->bond_t0);
 	}
-	if (nd_probe_queue_sample(r->view.ifname, end ? r->t1 : r->t0) < 0 || !end)
+	if (nd_probe_queue_sample(&nd_root_live, r->view.ifname, end ? r->t1 : r->t0) < 0 || !end)
 		return;
 	side_deltas(r, ND_QUEUE_TX, &r->view.tx);
 	side_deltas(r, ND_QUEUE_RX, &r->view.rx);
@@ -467,12 +471,16 @@ static void hook_sample(void *arg, bool end)
 
 static void hook_text(void *arg, FILE *f)
 {
-	nd_spread_view_text(f, &((struct nd_spread_run *)arg)->view);
+	const struct nd_spread_run *r = arg;
+
+	r->render->text(f, &r->view);
 }
 
 static struct cJSON *hook_json(void *arg)
 {
-	return nd_spread_view_json(&((struct nd_spread_run *)arg)->view);
+	const struct nd_spread_run *r = arg;
+
+	return r->render->json(&r->view);
 }
 
 static const struct nd_stream_hooks spread_hooks = {
@@ -484,8 +492,8 @@ static const struct nd_stream_hooks spread_hooks = {
 	.json = hook_json,
 };
 
-int nd_spread_run_new(struct nd_engine_params *p, bool place, struct nd_spread_run **ret,
-		      char *err, size_t err_size)
+int nd_spread_run_new(struct nd_engine_params *p, bool place, const struct nd_spread_render *render,
+		      struct nd_spread_run **ret, char *err, size_t err_size)
 {
 	struct nd_spread_run *r;
 	int flows = (p->bidir ? 2 : 1) * p->streams;
@@ -516,7 +524,9 @@ int nd_spread_run_new(struct nd_engine_params *p, bool place, struct nd_spread_r
 	for (int i = 0; i < flows; i++)
 		r->view.flows[i] = (struct nd_spread_flow){ .id = flow_id(i),
 							    .sending = flow_sends(r, i), .queue = -1 };
-	p->hooks = &spread_hooks;
+	r->render = render;
+	r->hooks = spread_hooks;
+	p->hooks = &r->hooks;
 	p->hooks_arg = r;
 	*ret = r;
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/experiment.h"
+#include "nicdoctor/diagnose.h"
 #include "nicdoctor/report.h"
 
 static void render(struct nd_report *report)
@@ -54,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		run->far_cpus[1].cpu = run->cpus[1].cpu = 1;
 	}
 	set->far_view = cJSON_ParseWithLength((const char *)data, size);
-	if (nd_report_build(&report, facts, NULL, NULL, NULL) == 0) {
+	if (nd_diagnose_judge(&report, facts, NULL, NULL, NULL) == 0) {
 		report.peer = nd_far_peer_json(set, &bottleneck);
 		report.redact = true;
 		render(&report);

@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "nicdoctor/engine_int.h"
+#include "../../src/engine/engine_int.h"
 
 #define FUZZ_INPUT_MAX (256 * 1024)
 

@@ -12,6 +12,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/facts_json.h"
+#include "nicdoctor/diagnose.h"
 #include "nicdoctor/report.h"
 
 static void report_on(const struct nd_facts *facts)
@@ -20,7 +21,7 @@ static void report_on(const struct nd_facts *facts)
 	const char *bad_id = NULL;
 	FILE *sink = fopen("/dev/null", "w");
 
-	if (nd_report_build(&report, facts, NULL, NULL, &bad_id) == 0) {
+	if (nd_diagnose_judge(&report, facts, NULL, NULL, &bad_id) == 0) {
 		cJSON *doc = nd_report_to_json(&report);
 
 		cJSON_Delete(doc);
@@ -46,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	nd_strlcpy(facts->ifname, "eth0", sizeof(facts->ifname));
 	facts->sysroot = true;
-	/* As nd_probe_snapshot reads ethtool/IF.json ... */
+	/* As the snapshot source reads ethtool/IF.json ... */
 	if (nd_facts_netlink_from_json(json, facts) == 0)
 		report_on(facts);
 	/* ... and as a peer's whole facts object is read. */

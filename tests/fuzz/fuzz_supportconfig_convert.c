@@ -1,6 +1,6 @@
 /*
  * fuzz_supportconfig_convert.c - libFuzzer target for the supportconfig
- * conversion (src/probe/supportconfig.c): the input's first byte picks the
+ * conversion (src/sources/supportconfig.c): the input's first byte picks the
  * file it is taken for (network.txt, hardware.txt, proc.txt, env.txt,
  * basic-environment.txt), the rest is that file's text.  It is converted
  * into a fresh temporary directory, which is checked to hold no link and

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "nicdoctor/engine_int.h"
+#include "../../src/engine/engine_int.h"
 
 static void account(struct nd_udp_acct *a, const uint8_t *dgram, size_t len, bool wide,
 		    double arrival_sec)

@@ -69,6 +69,21 @@ test_expect_success 'the far end shares its findings for the interface the test 
 	grep "^rps.off_single_queue warning " far
 '
 
+# One pipeline, one window rule: the far end judges its counters over the
+# client's test, as diagnose judges its own over its runs.
+test_expect_success 'the far end judges its counters over the test, as diagnose over its runs' '
+	python3 -c "
+import json
+d = json.load(open(\"report.json\"))
+def window(findings):
+    return [f[\"evidence\"].get(\"window\") for f in findings if f[\"id\"] == \"softnet.dropped\"][0]
+far = window(d[\"peer\"][\"report\"][\"findings\"])
+assert far and far[\"source\"] == \"serve test\" and far[\"seconds\"] > 0.5, far
+ours = window(d[\"findings\"])
+assert ours and ours[\"source\"] == \"run peer plan\", ours
+"
+'
+
 test_expect_success 'its suspects are judged on its own CPU load, the bottleneck attributed to it' '
 	python3 -c "
 import json, sys

@@ -24,10 +24,14 @@ test_expect_success 'the snapshot records the queue table: 4 TX queues counted b
 	EOF
 '
 
-# Steady UDP (4 flows of 50 Mbit/s) so that rates over slightly different
-# windows compare; the flows hash over the mq queues.
+# Steady UDP (8 flows of 25 Mbit/s) so that rates over slightly different
+# windows compare; the flows hash over the mq queues.  Without UDP GSO: a
+# qdisc counts a GSO packet's bytes with every segment's headers, the veth
+# its one skb, so with GSO the queues came to 5-7% above the device on every
+# run of a 2-core machine (the landed tree failed 2 of 3): the kernel's
+# accounting, not watch's sums, which are what this test is about.
 test_expect_success 'watch -n 3 --json under bench traffic: queues add up to the device, the device to ip -s link' '
-	{ ip netns exec "$NSA" "$ND" bench -c 10.77.71.2 -p $PORT -u -b 25M -P 8 -t 9 \
+	{ ip netns exec "$NSA" "$ND" bench -c 10.77.71.2 -p $PORT -u -b 25M -P 8 -t 9 --no-gso \
 		>bench.out 2>&1 & } &&
 	echo $! >bench.pid && test_when_finished "kill \$(cat bench.pid) 2>/dev/null" &&
 	sleep 2 &&

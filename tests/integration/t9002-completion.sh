@@ -21,22 +21,20 @@ complete() {
 }
 
 # The long options in a command's getopt_long table and the short ones in
-# its option string, as -x and --name lines, sorted.
+# its option string, as -x and --name lines, sorted.  bench, serve and
+# iperf3 build theirs from one option table, which the binary lists.
 options_of() {
-	python3 - "$SRC_DIR/src/cmd_$1.c" "$SRC_DIR/include/nicdoctor/iperf_flags.h" <<-\PY
+	case $1 in
+	bench | serve | iperf3)
+		"$ND" __options $1 | sort -u
+		return ;;
+	esac
+	python3 - "$SRC_DIR/src/cmd/$1.c" <<-\PY
 	import re, sys
-	text, htext = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-	def macro(name):  # a #define of iperf_flags.h, continuation lines and all
-	    m = re.search(r"#define %s (.*?)(?<!\\)\n" % name, htext, re.S)
-	    return m.group(1) if m else ""
-	body = text
-	if "ND_IPERF_CLIENT_OPTIONS" in text:
-	    body += macro("ND_IPERF_CLIENT_OPTIONS") + macro("ND_IPERF_COMMON_OPTIONS")
-	opts = {"--" + l for l in re.findall(r'\{ "([a-z0-9-]+)", *[a-z]+_argument', body)}
-	for m in re.finditer(r'getopt_long\([^"]*((?:"[^"]*"\s*|ND_IPERF_[A-Z_]+\s*)+)', text):
-	    spec = m.group(1).replace("ND_IPERF_CLIENT_SHORT", macro("ND_IPERF_CLIENT_SHORT"))
-	    spec = spec.replace("ND_IPERF_COMMON_SHORT", macro("ND_IPERF_COMMON_SHORT"))
-	    for lit in re.findall(r'"([^"]*)"', spec):
+	text = open(sys.argv[1]).read()
+	opts = {"--" + l for l in re.findall(r'\{ "([a-z0-9-]+)", *[a-z]+_argument', text)}
+	for m in re.finditer(r'getopt_long\([^"]*((?:"[^"]*"\s*)+)', text):
+	    for lit in re.findall(r'"([^"]*)"', m.group(1)):
 	        opts.update("-" + c for c in lit if c != ":")
 	print("\n".join(sorted(opts)))
 	PY
@@ -68,17 +66,39 @@ test_expect_success 'the completion knows every command of main.c' '
 	done )
 '
 
-for cmd in diagnose fix bench serve collect watch; do
+for cmd in diagnose fix bench serve iperf3 collect watch; do
 	test_expect_success "$cmd: the flags offered are its option table's" '
-		if ! [ -f "$SRC_DIR/src/cmd_$cmd.c" ]; then
+		if ! [ -f "$SRC_DIR/src/cmd/$cmd.c" ]; then
 			# Not built in this tree yet: the completion still offers its flags.
 			complete $cmd - | grep -qx -- --help
 		else
 			options_of $cmd >expect &&
 			test -s expect &&
-			complete $cmd - >actual &&
+			complete $cmd - | sort -u >actual &&
 			test_cmp expect actual
 		fi
+	'
+done
+
+# man_section NAME: the lines of nicdoctor.8 from ".SS NAME" to the next .SS/.SH.
+man_section() {
+	awk -v want=".SS $1" '$0 == want { on = 1; next } on && /^\.S[SH] / { on = 0 } on' \
+		"$SRC_DIR/man/nicdoctor.8"
+}
+
+for cmd in bench serve; do
+	test_expect_success "man page: its $cmd section names every row of the option table" '
+		man_section $cmd >section &&
+		test -s section &&
+		"$ND" __options --rows $cmd >rows &&
+		test -s rows &&
+		( while read -r first second; do
+			named=
+			for flag in $first $second; do
+				grep -qF -- "$(printf "%s" "$flag" | sed "s/-/\\\\-/g")" section && named=1
+			done
+			[ -n "$named" ] || { echo "not in the man page: $first $second"; exit 1; }
+		done <rows )
 	'
 done
 

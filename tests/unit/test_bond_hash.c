@@ -30,7 +30,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicdoctor/bond_hash.h"
+#include "../../src/spread/bond_hash.h"
 
 static struct nd_bond_flow flow4(uint16_t sport)
 {

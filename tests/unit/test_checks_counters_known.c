@@ -12,18 +12,18 @@
 #include "checks_host_fixture.h"
 #include "nicdoctor/bundle.h"
 #include "nicdoctor/probe.h"
-#include "nicdoctor/sysroot.h"
+#include "nicdoctor/source.h"
 
 static struct nd_facts *probe_tree(const char *dir, const char *ifname, bool sos)
 {
 	struct nd_facts *facts = NULL;
+	struct nd_source *src = NULL;
 
-	assert_int_equal(nd_sysroot_set(dir), 0);
-	if (sos)
-		nd_probe_set_origin(ND_BUNDLE_SOS, "a sosreport (sos 4.2)");
-	assert_int_equal(nd_probe(ifname, &facts), 0);
-	nd_sysroot_set(NULL);
-	nd_probe_set_origin(ND_BUNDLE_TREE, "");
+	assert_int_equal(nd_source_open(dir, &src, NULL, 0), 0);
+	/* The kind is found by content: the fixture is what the test says. */
+	assert_int_equal(nd_source_bundle(src)->kind, sos ? ND_BUNDLE_SOS : ND_BUNDLE_TREE);
+	assert_int_equal(nd_probe(src, ifname, &facts), 0);
+	nd_source_close(src);
 	return facts;
 }
 

@@ -1,6 +1,6 @@
 /*
  * test_collect_team.c - what `nicdoctor collect` keeps of a team
- * (src/probe/collect_copy.c): teamd's state and config dumps where
+ * (src/collect/collect_copy.c): teamd's state and config dumps where
  * diagnose --sysroot reads them (sos_commands/teamd/, as sosreport keeps
  * them), so the snapshot diagnoses as the live team did.  This kernel has
  * no team driver and the machine no teamd: a stand-in teamdctl on PATH
@@ -98,7 +98,6 @@ static int teardown(void **state)
 	free(fx->path0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", fx->bin, fx->out);
 	assert_int_equal(system(cmd), 0);
-	nd_sysroot_set(NULL);
 	free(fx);
 	return 0;
 }
@@ -109,7 +108,7 @@ static int collect(struct fixture *fx)
 	int fd, r;
 
 	assert_int_equal(nd_snapshot_open_output(fx->out, &fd, why, sizeof(why)), 0);
-	r = nd_snapshot_copy_sysfs("team0", fd, &fx->facts);
+	r = nd_snapshot_copy_sysfs(&nd_root_live, "team0", fd, &fx->facts);
 	close(fd);
 	return r;
 }
@@ -119,6 +118,7 @@ static void test_dumps_kept(void **state)
 	struct fixture *fx = *state;
 	static const char *const what[] = { "state", "config" };
 	char path[PATH_MAX];
+	struct nd_root *root;
 	struct nd_bond b;
 
 	write_teamdctl(fx->bin);
@@ -143,9 +143,10 @@ static void test_dumps_kept(void **state)
 	snprintf(path, sizeof(path), "%s/sys/class/net/lo/mtu", fx->out);
 	assert_int_equal(access(path, F_OK), 0);
 	/* and diagnose --sysroot reads the team from them */
-	assert_int_equal(nd_sysroot_set(fx->out), 0);
+	assert_int_equal(nd_root_open(fx->out, &root), 0);
 	nd_bond_reset(&b);
-	assert_int_equal(nd_probe_team("team0", &b), 0);
+	assert_int_equal(nd_probe_team(root, "team0", &b), 0);
+	nd_root_close(root);
 	assert_true(b.is_team);
 	assert_string_equal(b.team_runner, "loadbalance");
 	assert_string_equal(b.mode, "balance-xor");

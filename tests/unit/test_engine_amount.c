@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/engine_int.h"
+#include "../../src/engine/engine_int.h"
 
 static void make_test(struct nd_test *t, uint64_t bytes, uint64_t blocks, int omit, bool server)
 {

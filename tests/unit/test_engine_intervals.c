@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicdoctor/engine_int.h"
+#include "../../src/engine/engine_int.h"
 
 /* One UDP stream with no socket: ticks sample only its counters. */
 static void one_stream_test(struct nd_test *t, int streams)

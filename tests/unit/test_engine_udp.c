@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicdoctor/engine_int.h"
+#include "../../src/engine/engine_int.h"
 
 static void feed(struct nd_udp_acct *a, const uint64_t *seqs, size_t n)
 {

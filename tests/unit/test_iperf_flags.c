@@ -15,7 +15,8 @@
 #include <cmocka.h>
 
 #include "nicdoctor/common.h"
-#include "nicdoctor/iperf_flags.h"
+#include "../../src/cmd/iperf_flags.h"
+#include "../../src/engine/engine_int.h"
 
 static int flag(int c, const char *arg, struct nd_engine_params *p)
 {

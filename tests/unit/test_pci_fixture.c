@@ -18,12 +18,13 @@ static struct nd_facts *probe_pci(const char *fixture, const char *ifname)
 {
 	char dir[256];
 	struct nd_facts *facts = calloc(1, sizeof(*facts));
+	struct nd_root *root;
 
 	assert_non_null(facts);
 	snprintf(dir, sizeof(dir), "tests/fixtures/%s", fixture);
-	assert_int_equal(nd_sysroot_set(dir), 0);
-	nd_probe_pci(ifname, facts);
-	nd_sysroot_set(NULL);
+	assert_int_equal(nd_root_open(dir, &root), 0);
+	nd_probe_pci(root, ifname, facts);
+	nd_root_close(root);
 	return facts;
 }
 

@@ -25,10 +25,12 @@ static struct nd_facts facts;
 
 static void probe(const char *dir, const char *ifname)
 {
+	struct nd_root *root;
+
 	memset(&facts, 0, sizeof(facts));
-	assert_int_equal(nd_sysroot_set(dir), 0);
-	nd_probe_bond(ifname, &facts);
-	nd_sysroot_set(NULL);
+	assert_int_equal(nd_root_open(dir, &root), 0);
+	nd_probe_bond(root, ifname, &facts);
+	nd_root_close(root);
 }
 
 static void test_proc_first(void **state)
@@ -95,6 +97,7 @@ static void put(const char *root, const char *path, const char *text)
 static void test_window(void **state)
 {
 	char root[] = "/tmp/nd-test-bond.XXXXXX", cmd[64];
+	struct nd_root *sysroot;
 	struct nd_finding f;
 
 	(void)state;
@@ -112,14 +115,13 @@ static void test_window(void **state)
 	put(root, "sys/class/net/ens1f0/statistics/rx_packets", "20\n");
 	probe(root, "bond0");
 	assert_true(facts.bond.st.known);
-	assert_int_equal(nd_sysroot_set(root), 0);
-	nd_probe_bond_window_start(&facts);
+	assert_int_equal(nd_root_open(root, &sysroot), 0);
+	nd_probe_bond_window_start(sysroot, &facts);
 	put(root, "sys/class/net/ens1f0/statistics/tx_bytes", "5000001000\n");
 	put(root, "sys/class/net/ens1f1/statistics/tx_bytes", "3000\n");
 	put(root, "sys/class/net/ens1f0/statistics/tx_packets", "3400010\n");
 	put(root, "sys/class/net/ens1f0/statistics/rx_packets", "1700020\n");
-	nd_probe_bond_window_end(&facts, 10);
-	nd_sysroot_set(NULL);
+	nd_probe_bond_window_end(sysroot, &facts, 10);
 	assert_true(facts.bond.window_known);
 	assert_int_equal(facts.bond.members[0].window_tx_bytes, 5000000000ull);
 	assert_int_equal(facts.bond.members[1].window_tx_bytes, 1000);
@@ -135,11 +137,10 @@ static void test_window(void **state)
 			    "spread them; one flow never spans members");	/* already layer3+4 */
 	nd_finding_free(&f);
 	/* a counter that went back (member re-added): no window */
-	assert_int_equal(nd_sysroot_set(root), 0);
-	nd_probe_bond_window_start(&facts);
+	nd_probe_bond_window_start(sysroot, &facts);
 	put(root, "sys/class/net/ens1f1/statistics/tx_bytes", "0\n");
-	nd_probe_bond_window_end(&facts, 10);
-	nd_sysroot_set(NULL);
+	nd_probe_bond_window_end(sysroot, &facts, 10);
+	nd_root_close(sysroot);
 	assert_false(facts.bond.window_known);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);

@@ -1,5 +1,5 @@
 /*
- * test_probe_sos.c - the sosreport record source on the sos-shaped
+ * test_probe_sos.c - the sosreport source on the sos-shaped
  * fixtures (tests/fixtures/sos*, made by make-sos-fixtures.py): what it
  * fills from sos_commands/ text, what it leaves unknown and why, where
  * each group came from; PCI from proc/bus/pci bytes (whole and cut short)
@@ -20,17 +20,17 @@
 #include "nicdoctor/bundle.h"
 #include "nicdoctor/parse_text.h"
 #include "nicdoctor/probe.h"
-#include "nicdoctor/sysroot.h"
+#include "nicdoctor/source.h"
 
 static struct nd_facts *probe_sos(const char *dir, const char *ifname)
 {
 	struct nd_facts *facts = NULL;
+	struct nd_source *src = NULL;
 
-	assert_int_equal(nd_sysroot_set(dir), 0);
-	nd_probe_set_origin(ND_BUNDLE_SOS, "a sosreport (sos 4.2)");
-	assert_int_equal(nd_probe(ifname, &facts), 0);
-	nd_sysroot_set(NULL);
-	nd_probe_set_origin(ND_BUNDLE_TREE, "");
+	assert_int_equal(nd_source_open(dir, &src, NULL, 0), 0);
+	assert_int_equal(nd_source_bundle(src)->kind, ND_BUNDLE_SOS);
+	assert_int_equal(nd_probe(src, ifname, &facts), 0);
+	nd_source_close(src);
 	return facts;
 }
 

@@ -15,23 +15,24 @@
 
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sysroot.h"
-#include "../../src/probe/sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 static struct nd_facts *probe_all(const char *fixture, const char *ifname)
 {
 	char dir[256];
 	struct nd_facts *facts = calloc(1, sizeof(*facts));
+	struct nd_root *root;
 
 	assert_non_null(facts);
 	snprintf(dir, sizeof(dir), "tests/fixtures/%s", fixture);
-	assert_int_equal(nd_sysroot_set(dir), 0);
-	nd_probe_queues(ifname, facts);
-	nd_probe_irqs(ifname, facts);
-	nd_probe_softnet(ifname, facts);
-	nd_probe_sysctls(ifname, facts);
-	nd_probe_cpus(ifname, facts);
-	nd_probe_tools(ifname, facts);
-	nd_sysroot_set(NULL);
+	assert_int_equal(nd_root_open(dir, &root), 0);
+	nd_probe_queues(root, ifname, facts);
+	nd_probe_irqs(root, ifname, facts);
+	nd_probe_softnet(root, ifname, facts);
+	nd_probe_sysctls(root, ifname, facts);
+	nd_probe_cpus(root, ifname, facts);
+	nd_probe_tools(root, ifname, facts);
+	nd_root_close(root);
 	return facts;
 }
 
@@ -148,8 +149,9 @@ static void test_path_components(void **state)
 	memset(longpath, 'a', sizeof(longpath) - 1);
 	longpath[sizeof(longpath) - 1] = '\0';
 	memcpy(longpath, "/proc/", 6);
-	assert_int_equal(nd_probe_resolve(longpath, buf, sizeof(buf)), -ENAMETOOLONG);
-	assert_int_equal(nd_probe_resolve("/proc/./self/..", buf, sizeof(buf)), 0);
+	assert_int_equal(nd_probe_resolve(&nd_root_live, longpath, buf, sizeof(buf)),
+			 -ENAMETOOLONG);
+	assert_int_equal(nd_probe_resolve(&nd_root_live, "/proc/./self/..", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/proc");
 }
 

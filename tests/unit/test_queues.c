@@ -394,18 +394,19 @@ static void test_chain_kernel_irqs(void **state)
 static void test_irqs_from_netdev(void **state)
 {
 	struct nd_facts *f = calloc(1, sizeof(*f));
+	struct nd_root *root;
 
 	(void)state;
-	assert_int_equal(nd_sysroot_set("tests/fixtures/healthy-x16"), 0);
-	nd_probe_irqs("nosuch0", f);
+	assert_int_equal(nd_root_open("tests/fixtures/healthy-x16", &root), 0);
+	nd_probe_irqs(root, "nosuch0", f);
 	assert_false(f->irqs.st.known);
 	assert_string_equal(f->irqs.list_source, "irq names");
 	nd_status_set_known(&f->queue_table.st);
 	nd_queue_row_get(&f->queue_table, ND_QUEUE_RX, 0)->irq = 109;
 	nd_queue_row_get(&f->queue_table, ND_QUEUE_TX, 0)->irq = 109;
 	nd_queue_row_get(&f->queue_table, ND_QUEUE_RX, 1)->irq = 110;
-	nd_probe_irqs("nosuch0", f);
-	nd_sysroot_set(NULL);
+	nd_probe_irqs(root, "nosuch0", f);
+	nd_root_close(root);
 	assert_true(f->irqs.st.known);
 	assert_string_equal(f->irqs.list_source, "netdev");
 	assert_int_equal(f->irqs.count, 2);

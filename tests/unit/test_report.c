@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "nicdoctor/common.h"
+#include "nicdoctor/diagnose.h"
 #include "nicdoctor/report.h"
 
 #define N_FINDINGS 6
@@ -340,17 +341,17 @@ static void test_build_skip_only(void **state)
 	char list[256];
 
 	assert_true(nd_checks_count >= 2);
-	assert_int_equal(nd_report_build(&r, fx->facts, "no.such_check", NULL, &bad), -EINVAL);
+	assert_int_equal(nd_diagnose_judge(&r, fx->facts, "no.such_check", NULL, &bad), -EINVAL);
 	assert_non_null(bad);
 	assert_string_equal(bad, "no.such_check");
 	nd_report_free(&r);
 	snprintf(list, sizeof(list), "%s, bogus ,%s", nd_checks[0].id, nd_checks[1].id);
 	bad = NULL;
-	assert_int_equal(nd_report_build(&r, fx->facts, NULL, list, &bad), -EINVAL);
+	assert_int_equal(nd_diagnose_judge(&r, fx->facts, NULL, list, &bad), -EINVAL);
 	assert_string_equal(bad, "bogus");
 	nd_report_free(&r);
 
-	assert_int_equal(nd_report_build(&r, fx->facts, NULL, nd_checks[1].id, &bad), 0);
+	assert_int_equal(nd_diagnose_judge(&r, fx->facts, NULL, nd_checks[1].id, &bad), 0);
 	assert_int_equal(r.n_findings, nd_checks_count);
 	for (unsigned i = 0; i < r.n_findings; i++) {
 		assert_string_equal(r.findings[i].id, nd_checks[i].id);
@@ -372,7 +373,7 @@ static void test_build_skip_only(void **state)
 	nd_report_free(&r);
 
 	snprintf(list, sizeof(list), "%s,%s,", nd_checks[0].id, nd_checks[0].id);
-	assert_int_equal(nd_report_build(&r, fx->facts, list, NULL, &bad), 0);
+	assert_int_equal(nd_diagnose_judge(&r, fx->facts, list, NULL, &bad), 0);
 	assert_true(r.findings[0].skipped);
 	assert_false(r.findings[1].skipped);
 	nd_report_free(&r);

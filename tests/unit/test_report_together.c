@@ -15,6 +15,7 @@
 
 #include "nicdoctor/common.h"
 #include "nicdoctor/group.h"
+#include "nicdoctor/diagnose.h"
 #include "nicdoctor/report.h"
 
 struct fixture {
@@ -50,7 +51,7 @@ static int setup(void **state)
 	fx->facts[0] = port_facts("eth0", "0000:03:00.0");
 	fx->facts[1] = port_facts("eth1", "0000:03:00.1");
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(nd_report_build(&fx->reports[i], fx->facts[i], NULL, NULL, NULL), 0);
+		assert_int_equal(nd_diagnose_judge(&fx->reports[i], fx->facts[i], NULL, NULL, NULL), 0);
 		list[i] = fx->facts[i];
 		snprintf(g.ports[i].ifname, sizeof(g.ports[i].ifname), "eth%d", i);
 		snprintf(g.ports[i].host, sizeof(g.ports[i].host), "10.0.%d.2", i + 1);

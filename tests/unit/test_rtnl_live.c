@@ -20,11 +20,7 @@ static void test_lo_link(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	if (!nd_sysroot_is_live()) {
-		free(f);
-		skip();
-	}
-	nd_probe_rtnl("lo", f);
+	nd_probe_rtnl(&nd_root_live, "lo", f);
 	if (!f->link.st.known || f->link.mtu != 65536) {
 		free(f);
 		skip();
@@ -34,9 +30,9 @@ static void test_lo_link(void **state)
 	assert_string_equal(f->link.mac, "00:00:00:00:00:00");
 	assert_true(f->link.rx_queues >= 1);
 	assert_true(f->qdisc.st.known);
-	assert_true(nd_probe_iface_exists("lo"));
-	assert_false(nd_probe_iface_exists("ndnosuch0"));
-	assert_false(nd_probe_iface_exists("../lo"));
+	assert_true(nd_probe_iface_exists(&nd_root_live, "lo"));
+	assert_false(nd_probe_iface_exists(&nd_root_live, "ndnosuch0"));
+	assert_false(nd_probe_iface_exists(&nd_root_live, "../lo"));
 	free(f);
 }
 
@@ -46,7 +42,7 @@ static void test_lo_ethtool(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	nd_probe_ethtool("lo", f);
+	nd_probe_ethtool(&nd_root_live, "lo", f);
 	if (!f->features.st.known) {
 		free(f);
 		skip();
@@ -64,7 +60,7 @@ static void test_missing_iface(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	nd_probe_rtnl("ndnosuch0", f);
+	nd_probe_rtnl(&nd_root_live, "ndnosuch0", f);
 	assert_false(f->link.st.known);
 	assert_non_null(strstr(f->link.st.reason, "rtnetlink: "));
 	free(f);

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "../../src/probe/sysfs_util.h"
+#include "nicdoctor/sysfs_util.h"
 
 static double now(void)
 {

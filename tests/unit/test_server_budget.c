@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "nicdoctor/engine_server.h"
+#include "../../src/engine/engine_server.h"
 #include "nicdoctor/share.h"
 
 static struct nd_server *server_with(int max_streams, uint64_t max_bytes)

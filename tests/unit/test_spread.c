@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicdoctor/iperf_flags.h"
+#include "../../src/cmd/iperf_flags.h"
 #include "nicdoctor/spread.h"
 
 /* Microsoft's verification key ("Verifying the RSS Hash Calculation"). */

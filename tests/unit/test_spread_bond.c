@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "nicdoctor/bond_hash.h"
+#include "../../src/spread/bond_hash.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/facts.h"
 #include "nicdoctor/spread.h"

@@ -49,26 +49,28 @@ static void *renamer(void *arg)
 static void test_resolves_while_renaming(void **state)
 {
 	char dir[] = "/tmp/nd-sysroot-race.XXXXXX";
+	struct nd_root *root;
 	pthread_t th;
 	int misses = 0, tries = 0;
 	char buf[64];
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(nd_sysroot_set("tests/fixtures/team-roundrobin-speed-mismatch"), 0);
+	assert_int_equal(nd_root_open("tests/fixtures/team-roundrobin-speed-mismatch", &root), 0);
 	assert_int_equal(pthread_create(&th, NULL, renamer, dir), 0);
 	/* Through the symlink team0 -> ../../devices/virtual/net/team0. */
 	for (tries = 0; tries < 200000; tries++) {
-		if (!nd_sysroot_exists("/sys/class/net/team0"))
+		if (!nd_sysroot_exists(root, "/sys/class/net/team0"))
 			misses++;
 		if (tries % 16 == 0 &&
-		    nd_sysroot_read_line("/sys/class/net/team0/operstate", buf, sizeof(buf)) < 0)
+		    nd_sysroot_read_line(root, "/sys/class/net/team0/operstate", buf,
+					 sizeof(buf)) < 0)
 			misses++;
 	}
 	atomic_store(&stop, true);
 	pthread_join(th, NULL);
 	rmdir(dir);
-	nd_sysroot_set(NULL);
+	nd_root_close(root);
 	print_message("%d lookups, %d missed\n", tries, misses);
 	assert_int_equal(misses, 0);
 }
