@@ -189,6 +189,24 @@ static int create_streams(struct nd_test *t)
 	return 0;
 }
 
+/*
+ * The answer to the cookie.  A server closing the connection before it
+ * said anything never began the test: a stock iperf3 -s that connected us
+ * into the backlog of the listener it was closing after its last test
+ * (iperf3 -s -1 in a loop, or -s between tests).  -ECONNABORTED, so a
+ * caller can try again as after a refusal.
+ */
+static int expect_first_state(struct nd_test *t)
+{
+	int rc = expect_state(t, ND_PARAM_EXCHANGE);
+
+	if (rc != -ECONNRESET || strncmp(t->err, "control", 7) != 0)
+		return rc;
+	snprintf(t->err, sizeof(t->err), "the server closed the control connection before "
+		 "the test began (an iperf3 -s between two tests?)");
+	return -ECONNABORTED;
+}
+
 /* A message from the server mid-test is an error or a termination. */
 static int ctrl_event(struct nd_test *t)
 {
@@ -384,7 +402,7 @@ static int setup(struct nd_test *t)
 	nd_proto_make_cookie(t->cookie);
 	rc = nd_net_write_full(t->ctrl_fd, t->cookie, ND_COOKIE_LEN, t->timeout_ms);
 	if (rc == 0)
-		rc = expect_state(t, ND_PARAM_EXCHANGE);
+		rc = expect_first_state(t);
 	if (rc == 0)
 		rc = nd_params_to_json(p, &params);
 	if (rc == 0 && p->debug)

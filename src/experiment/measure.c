@@ -22,9 +22,10 @@
 #define BUSY_RETRY_MSEC 300
 
 /* A stock iperf3 -s closes its listening socket after each test and opens
- * it again for the next one: a run that connects in that gap is refused
- * (seen on a loaded machine).  Retried for up to a second, so a closed port
- * still fails quickly. */
+ * it again for the next one: a run that connects in that gap is refused,
+ * and one that lands in the closing listener's backlog is closed before
+ * the first answer (-ECONNABORTED).  Retried for up to a second, so a
+ * closed port still fails quickly. */
 #define REFUSED_RETRIES 5
 #define REFUSED_RETRY_MSEC 200
 
@@ -182,7 +183,8 @@ static int run_engine(const struct nd_exp_target *target, int streams, bool reve
 		r = nd_engine_run_client(&p, res);
 		if (r == -EBUSY && busy++ < BUSY_RETRIES)
 			sleep_msec(BUSY_RETRY_MSEC);
-		else if (r == -ECONNREFUSED && refused++ < REFUSED_RETRIES)
+		else if ((r == -ECONNREFUSED || r == -ECONNABORTED) &&
+			 refused++ < REFUSED_RETRIES)
 			sleep_msec(REFUSED_RETRY_MSEC);
 		else
 			return r;
