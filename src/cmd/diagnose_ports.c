@@ -235,6 +235,8 @@ int diagnose_ports(struct diagnose_opts *o)
 	for (unsigned i = 0; !rc && i < n; i++) {
 		runs[i].o.auth = o->auth;
 		runs[i].o.src = o->src;
+		/* each peer's route through its own port, before any traffic */
+		rc = diagnose_check_route(&runs[i].o);
 	}
 	if (!rc)
 		rc = run_alone(runs, n, &built, &traffic_rc);
