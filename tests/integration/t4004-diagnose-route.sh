@@ -5,7 +5,7 @@ test_require_root
 test_require_cmd ip tc python3
 
 NSA=nd-t4004a-$$ NSB=nd-t4004b-$$
-PORT=5281 LPORT=5282
+PORT=5281 LPORT=5282 PORT2=5283
 in_a() { ip netns exec "$NSA" "$@"; }
 in_b() { ip netns exec "$NSB" "$@"; }
 
@@ -30,7 +30,7 @@ refused() {
 	test ! -s "$out" && test "$(wc -l <"$err")" = 1 && cat "$err"
 }
 
-test_expect_success 'two namespaces over veth, nda shaped, serve on the far end and on lo' '
+test_expect_success 'two namespaces over veth, nda shaped, two serves on the far end, one on lo' '
 	nd_netns_add "$NSA" && nd_netns_add "$NSB" &&
 	ip -n "$NSA" link add nda type veth peer ndb netns "$NSB" &&
 	ip -n "$NSA" addr add 10.77.44.1/24 dev nda &&
@@ -39,6 +39,8 @@ test_expect_success 'two namespaces over veth, nda shaped, serve on the far end 
 	ip -n "$NSA" link set lo up && ip -n "$NSB" link set lo up &&
 	in_a tc qdisc add dev nda root tbf rate 200mbit burst 250000 latency 20ms &&
 	{ in_b "$ND" serve -p $PORT >"$TRASH/serve.log" 2>&1 & } &&
+	nd_atexit "kill $! 2>/dev/null" &&
+	{ in_b "$ND" serve -p $PORT2 >"$TRASH/serve2.log" 2>&1 & } &&
 	nd_atexit "kill $! 2>/dev/null" &&
 	{ in_a "$ND" serve -p $LPORT >"$TRASH/serve-lo.log" 2>&1 & } &&
 	nd_atexit "kill $! 2>/dev/null" &&
@@ -103,6 +105,18 @@ test_expect_success 'a more specific route through another port: refused naming 
 	# several ports: each peer against its own port, before any traffic
 	refused 3 err out in_a "$ND" diagnose nda,nda2 --peer 10.77.44.2:$PORT,10.77.45.2:$PORT &&
 	grep -q "^nicdoctor: diagnose: 10.77.44.2 is reached through nda2 via 10.77.45.2, not nda: " err &&
+	# --allow-route: nda'"'"'s plan ran over nda2, so it has no alone figure of
+	# its own (the together run is bound to each port); nda2'"'"'s is its own
+	{ in_a "$ND" diagnose nda,nda2 --peer 10.77.44.2:$PORT,10.77.45.2:$PORT2 --allow-route \
+		--duration 2 --json >ports.json; test $? -le 2; } &&
+	python3 -c "import json; d=json.load(open(\"ports.json\")); \
+		assert d[\"throughput\"][\"route\"][\"dev\"] == \"nda2\", d[\"throughput\"]; \
+		assert d[\"throughput\"][\"route\"][\"matches\"] is False; \
+		o=d[\"other_ports\"][0][\"throughput\"][\"route\"]; \
+		assert o[\"dev\"] == \"nda2\" and o[\"matches\"] is True, o; \
+		p=d[\"together\"][\"ports\"]; \
+		assert p[0][\"interface\"] == \"nda\" and p[0][\"alone_mbps\"] is None, p; \
+		assert p[1][\"alone_mbps\"] > 0, p" &&
 	{ in_a "$ND" diagnose nda2 --peer 10.77.44.2:$PORT --duration 2 --json >report.json
 	  test $? -le 2; } &&
 	python3 -c "import json; t=json.load(open(\"report.json\"))[\"throughput\"]; \
