@@ -436,6 +436,30 @@ void nd_status_set_unknown(struct nd_status *st, const char *fmt, ...)
 /* Find a feature by its ethtool name; NULL when absent or features unknown. */
 const struct nd_feature *nd_facts_feature(const struct nd_facts *facts, const char *name);
 
+/* feature_deps.c: what the kernel needs on before it turns a feature on
+ * (netdev_fix_features).  A dependency is met when any of any_of is active. */
+#define ND_FEATURE_MAX_DEPS 2
+#define ND_FEATURE_DEP_ALTS 3
+struct nd_feature_dep {
+	const char *label;		/* "scatter-gather" */
+	const char *keyword;		/* ethtool -K word that switches it: "sg" */
+	const char *any_of[ND_FEATURE_DEP_ALTS];	/* kernel feature names */
+};
+enum nd_dep_state { ND_DEP_MET, ND_DEP_OFF, ND_DEP_FIXED_OFF, ND_DEP_UNKNOWN };
+/* The index-th dependency of feature (kernel name), NULL after the last. */
+const struct nd_feature_dep *nd_feature_dep(const char *feature, unsigned index);
+/* *ret_blocker (may be NULL): the feature of the group to switch on (a
+ * changeable one), or its first when all are fixed; untouched when met. */
+enum nd_dep_state nd_feature_dep_state(const struct nd_facts *facts,
+				       const struct nd_feature_dep *dep,
+				       const struct nd_feature **ret_blocker);
+/* Whether a dependency keeps feature off: ND_DEP_FIXED_OFF (the hardware:
+ * it can never come on) before ND_DEP_OFF (switch *ret_dep on first);
+ * ND_DEP_MET when none does.  Outputs untouched when ND_DEP_MET. */
+enum nd_dep_state nd_feature_blocked(const struct nd_facts *facts, const char *feature,
+				     const struct nd_feature_dep **ret_dep,
+				     const struct nd_feature **ret_blocker);
+
 /* Number of RX queues actually in use: channels, else rtnl, else sysfs; 0 unknown. */
 unsigned nd_facts_rx_queues(const struct nd_facts *facts);
 

@@ -184,6 +184,28 @@ static void test_offloads(void **state)
 	free(facts);
 }
 
+/* A feature whose dependency the hardware cannot give is never planned:
+ * the kernel would keep it off (sqm-scripts#11: SG off [fixed]). */
+static void test_offloads_fixed_dependency(void **state)
+{
+	struct nd_facts *facts = facts_new(4);
+	struct nd_finding f = finding("offload.disabled", ND_SEV_WARNING);
+
+	(void)state;
+	nd_status_set_known(&facts->features.st);
+	add_feature(facts, "tx-scatter-gather", false, false, true);
+	add_feature(facts, "tx-checksum-ipv4", false, false, false);
+	add_feature(facts, "tx-tcp-segmentation", false, false, false);
+	add_feature(facts, "tx-generic-segmentation", false, false, false);
+	add_feature(facts, "rx-gro", false, false, false);
+	build(facts, &f, 1, &no_opts);
+	/* TSO and GSO need SG: only the checksum and GRO can come on. */
+	assert_int_equal(plan.n_steps, 2);
+	expect_step(0, "offloads", "tx-checksum-ipv4", "off", "on", NULL);
+	expect_step(1, "offloads", "rx-gro", "off", "on", "ethtool -K eth0 gro on");
+	free(facts);
+}
+
 static void test_sysctl_sizes(void **state)
 {
 	struct nd_facts *facts = facts_new(4);
@@ -317,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_severity_filter),
 		cmocka_unit_test(test_rps_and_rfs),
 		cmocka_unit_test(test_offloads),
+		cmocka_unit_test(test_offloads_fixed_dependency),
 		cmocka_unit_test(test_sysctl_sizes),
 		cmocka_unit_test(test_rings),
 		cmocka_unit_test(test_irq_affinity),
