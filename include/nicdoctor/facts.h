@@ -143,6 +143,23 @@ struct nd_drvinfo {
 	char driver[32], version[32], fw_version[64], bus_info[32];
 };
 
+/*
+ * ASPM of one PCIe function, as the spec encodes it (PCIe r6.0 7.5.3.3,
+ * 7.5.3.6, 7.5.3.7): LnkCap's supported states and exit latencies,
+ * LnkCtl's enabled states, and DevCap's acceptable latencies (what an
+ * endpoint tolerates on wake, through every link above it).  Codes 0-7:
+ * L0s exit and acceptable 64 << code ns, L1 1000 << code ns; 7 is "more
+ * than 4 us / 64 us" for an exit, "no limit" for an acceptable latency.
+ */
+struct nd_pcie_aspm {
+	bool known;			/* LnkCap and LnkCtl read */
+	bool l0s_supported, l1_supported;
+	bool l0s_enabled, l1_enabled;
+	unsigned l0s_exit_code, l1_exit_code;
+	bool acceptable_known;		/* DevCap's latencies (endpoints only) */
+	unsigned l0s_acceptable_code, l1_acceptable_code;
+};
+
 /* One PCIe function (the NIC or a bridge above it), from libpci. */
 struct nd_pcie_link {
 	char address[16];		/* "0000:09:00.0" */
@@ -161,6 +178,7 @@ struct nd_pcie_link {
 	unsigned mps_bytes;		/* DevCtl max payload in use, 0 unknown */
 	unsigned mps_cap_bytes;		/* DevCap max payload supported */
 	bool from_sysfs;		/* current_link_* used: config space closed */
+	struct nd_pcie_aspm aspm;
 };
 
 struct nd_pci {
