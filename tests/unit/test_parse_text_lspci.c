@@ -134,6 +134,14 @@ static void test_aspm(void **state)
 	assert_true(l.aspm.acceptable_known);
 	assert_int_equal(l.aspm.l0s_acceptable_code, 3);	/* <512ns */
 	assert_int_equal(l.aspm.l1_acceptable_code, 6);		/* <64us */
+	/* qemu-devel's 82576 (a mail, indented): an endpoint with L1 on. */
+	device("lspci-vv-82576-igb-aspm-l1-enabled-qemu-devel.txt", "00:10.0", &l);
+	assert_true(l.aspm.known && l.aspm.l1_enabled && !l.aspm.l0s_enabled);
+	assert_int_equal(l.aspm.l0s_exit_code, 6);		/* <4us */
+	assert_int_equal(l.aspm.l1_exit_code, 6);		/* <64us */
+	assert_true(l.aspm.acceptable_known);
+	assert_int_equal(l.aspm.l0s_acceptable_code, 3);
+	assert_int_equal(l.aspm.l1_acceptable_code, 6);
 	/* "ASPM not supported", "Latency L0s unlimited, L1 unlimited". */
 	device("lspci-vvv-mikrotik-ccr2004-25g-8gt-x8-downgraded-5gt-x1.md", "01:00.0", &l);
 	assert_true(l.aspm.known);
