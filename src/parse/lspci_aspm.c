@@ -43,29 +43,31 @@ static int latency_code(struct nd_span s, const char *label, const char *const *
 	return -1;
 }
 
-/* "Port #1, Speed 8GT/s, Width x1, ASPM L0s L1, Exit Latency L0s <2us, L1 <16us" */
+/* "Port #1, Speed 8GT/s, Width x1, ASPM L0s L1, Exit Latency L0s <2us, L1 <16us";
+ * pciutils before 3.1 wrote "ASPM L0s, Latency L0 unlimited, L1 unlimited". */
 static void parse_lnkcap(struct nd_span t, struct nd_pcie_aspm *out)
 {
 	const char *aspm = nd_span_find(t, "ASPM ");
-	const char *exit = nd_span_find(t, "Exit Latency ");
+	const char *lat;
 	struct nd_span support;
 	int code;
 
 	if (!aspm)
 		return;
 	support = nd_span_from(t, (size_t)(aspm - t.p) + 5);
-	if (exit && exit > aspm)
-		support.len = (size_t)(exit - support.p);
-	out->l0s_supported = nd_span_contains(support, "L0s");
-	out->l1_supported = nd_span_contains(support, "L1");
-	if (exit) {
-		struct nd_span lat = nd_span_from(t, (size_t)(exit - t.p) + 13);
+	lat = nd_span_find(support, "Latency ");
+	if (lat) {
+		struct nd_span l = nd_span_from(support, (size_t)(lat - support.p) + 8);
 
-		if ((code = latency_code(lat, "L0s ", l0s_words)) >= 0)
+		support.len = (size_t)(lat - support.p);
+		if ((code = latency_code(l, "L0s ", l0s_words)) >= 0 ||
+		    (code = latency_code(l, "L0 ", l0s_words)) >= 0)
 			out->l0s_exit_code = (unsigned)code;
-		if ((code = latency_code(lat, "L1 ", l1_words)) >= 0)
+		if ((code = latency_code(l, "L1 ", l1_words)) >= 0)
 			out->l1_exit_code = (unsigned)code;
 	}
+	out->l0s_supported = nd_span_contains(support, "L0s");
+	out->l1_supported = nd_span_contains(support, "L1");
 	out->known = true;
 }
 

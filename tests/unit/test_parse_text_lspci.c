@@ -142,6 +142,11 @@ static void test_aspm(void **state)
 	assert_true(l.aspm.acceptable_known);
 	assert_int_equal(l.aspm.l0s_acceptable_code, 3);
 	assert_int_equal(l.aspm.l1_acceptable_code, 6);
+	/* pciutils < 3.1: "ASPM L0s, Latency L0 unlimited, L1 unlimited". */
+	device("lspci-vvxxx-myri10g-2.5gt-x8-pciutils-test.txt", "02:00.0", &l);
+	assert_true(l.aspm.known && l.aspm.l0s_supported && !l.aspm.l1_supported);
+	assert_int_equal(l.aspm.l0s_exit_code, 7);
+	assert_int_equal(l.aspm.l1_exit_code, 7);
 	/* "ASPM not supported", "Latency L0s unlimited, L1 unlimited". */
 	device("lspci-vvv-mikrotik-ccr2004-25g-8gt-x8-downgraded-5gt-x1.md", "01:00.0", &l);
 	assert_true(l.aspm.known);
