@@ -143,6 +143,23 @@ struct nd_drvinfo {
 	char driver[32], version[32], fw_version[64], bus_info[32];
 };
 
+/*
+ * ASPM of one PCIe function, as the spec encodes it (PCIe r6.0 7.5.3.3,
+ * 7.5.3.6, 7.5.3.7): LnkCap's supported states and exit latencies,
+ * LnkCtl's enabled states, and DevCap's acceptable latencies (what an
+ * endpoint tolerates on wake, through every link above it).  Codes 0-7:
+ * L0s exit and acceptable 64 << code ns, L1 1000 << code ns; 7 is "more
+ * than 4 us / 64 us" for an exit, "no limit" for an acceptable latency.
+ */
+struct nd_pcie_aspm {
+	bool known;			/* LnkCap and LnkCtl read */
+	bool l0s_supported, l1_supported;
+	bool l0s_enabled, l1_enabled;
+	unsigned l0s_exit_code, l1_exit_code;
+	bool acceptable_known;		/* DevCap's latencies (endpoints only) */
+	unsigned l0s_acceptable_code, l1_acceptable_code;
+};
+
 /* One PCIe function (the NIC or a bridge above it), from libpci. */
 struct nd_pcie_link {
 	char address[16];		/* "0000:09:00.0" */
@@ -161,6 +178,7 @@ struct nd_pcie_link {
 	unsigned mps_bytes;		/* DevCtl max payload in use, 0 unknown */
 	unsigned mps_cap_bytes;		/* DevCap max payload supported */
 	bool from_sysfs;		/* current_link_* used: config space closed */
+	struct nd_pcie_aspm aspm;
 };
 
 struct nd_pci {
@@ -435,6 +453,30 @@ void nd_status_set_unknown(struct nd_status *st, const char *fmt, ...)
 
 /* Find a feature by its ethtool name; NULL when absent or features unknown. */
 const struct nd_feature *nd_facts_feature(const struct nd_facts *facts, const char *name);
+
+/* feature_deps.c: what the kernel needs on before it turns a feature on
+ * (netdev_fix_features).  A dependency is met when any of any_of is active. */
+#define ND_FEATURE_MAX_DEPS 2
+#define ND_FEATURE_DEP_ALTS 3
+struct nd_feature_dep {
+	const char *label;		/* "scatter-gather" */
+	const char *keyword;		/* ethtool -K word that switches it: "sg" */
+	const char *any_of[ND_FEATURE_DEP_ALTS];	/* kernel feature names */
+};
+enum nd_dep_state { ND_DEP_MET, ND_DEP_OFF, ND_DEP_FIXED_OFF, ND_DEP_UNKNOWN };
+/* The index-th dependency of feature (kernel name), NULL after the last. */
+const struct nd_feature_dep *nd_feature_dep(const char *feature, unsigned index);
+/* *ret_blocker (may be NULL): the feature of the group to switch on (a
+ * changeable one), or its first when all are fixed; untouched when met. */
+enum nd_dep_state nd_feature_dep_state(const struct nd_facts *facts,
+				       const struct nd_feature_dep *dep,
+				       const struct nd_feature **ret_blocker);
+/* Whether a dependency keeps feature off: ND_DEP_FIXED_OFF (the hardware:
+ * it can never come on) before ND_DEP_OFF (switch *ret_dep on first);
+ * ND_DEP_MET when none does.  Outputs untouched when ND_DEP_MET. */
+enum nd_dep_state nd_feature_blocked(const struct nd_facts *facts, const char *feature,
+				     const struct nd_feature_dep **ret_dep,
+				     const struct nd_feature **ret_blocker);
 
 /* Number of RX queues actually in use: channels, else rtnl, else sysfs; 0 unknown. */
 unsigned nd_facts_rx_queues(const struct nd_facts *facts);

@@ -56,6 +56,10 @@ int nd_lspci_find(const char *text, size_t len, const char *address,
 		  struct nd_lspci_block *ret);
 /* Fill one function from its block (header line first). 0 or -EINVAL. */
 int nd_parse_lspci_device(const char *text, size_t len, struct nd_pcie_link *out);
+/* The ASPM fields of one device's block (src/parse/lspci_aspm.c): 0, or
+ * -EINVAL without LnkCap and LnkCtl (out->known false; DevCap's
+ * acceptable latencies may still be set).  nd_parse_lspci_device calls it. */
+int nd_parse_lspci_aspm(const char *text, size_t len, struct nd_pcie_aspm *out);
 
 /* ---- ip link / ip -s link / ip -s -d link (src/parse/iplink_text.c) ---- */
 

@@ -16,6 +16,8 @@ const struct nd_check nd_checks[] = {
 	  nd_check_pcie_link_downgraded },
 	{ "pcie.slot_too_slow", "the card's PCIe capability or a bridge above it cannot carry "
 	  "all ports at line rate", nd_check_pcie_slot_too_slow },
+	{ "pcie.aspm_latency", "ASPM L1/L0s on the NIC's PCIe path wakes slower than the NIC "
+	  "accepts", nd_check_pcie_aspm_latency },
 	{ "mtu.jumbo_possible", "what jumbo frames would raise the goodput ceiling to (info)",
 	  nd_check_mtu_jumbo_possible },
 	{ "queues.single", "one RX queue on a multi-CPU host while the device allows more",

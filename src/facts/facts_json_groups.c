@@ -122,6 +122,15 @@ static const struct nd_jfield drvinfo_fields[] = {
 };
 #undef S
 
+#define S struct nd_pcie_aspm
+static const struct nd_jfield pcie_aspm_fields[] = {
+	ND_JF_BOOL(S, known), ND_JF_BOOL(S, l0s_supported), ND_JF_BOOL(S, l1_supported),
+	ND_JF_BOOL(S, l0s_enabled), ND_JF_BOOL(S, l1_enabled), ND_JF_UINT_MAX(S, l0s_exit_code, 7),
+	ND_JF_UINT_MAX(S, l1_exit_code, 7), ND_JF_BOOL(S, acceptable_known),
+	ND_JF_UINT_MAX(S, l0s_acceptable_code, 7), ND_JF_UINT_MAX(S, l1_acceptable_code, 7), ND_JF_END
+};
+#undef S
+
 #define S struct nd_pcie_link
 static const struct nd_jfield pcie_link_fields[] = {
 	ND_JF_STR(S, address), ND_JF_UINT(S, vendor_id), ND_JF_UINT(S, device_id),
@@ -130,7 +139,7 @@ static const struct nd_jfield pcie_link_fields[] = {
 	ND_JF_DOUBLE(S, cap_gts), ND_JF_DOUBLE(S, sta_gts),
 	ND_JF_UINT(S, cap_width), ND_JF_UINT(S, sta_width), ND_JF_DOUBLE(S, cap2_max_gts),
 	ND_JF_UINT(S, mps_bytes), ND_JF_UINT(S, mps_cap_bytes), ND_JF_BOOL(S, from_sysfs),
-	ND_JF_END
+	ND_JF_SUB(S, aspm, pcie_aspm_fields), ND_JF_END
 };
 #undef S
 

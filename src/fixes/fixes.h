@@ -11,6 +11,7 @@ extern const struct nd_fix_kind nd_fix_kind_rings;
 extern const struct nd_fix_kind nd_fix_kind_channels;
 extern const struct nd_fix_kind nd_fix_kind_rps;
 extern const struct nd_fix_kind nd_fix_kind_irq_affinity;
+extern const struct nd_fix_kind nd_fix_kind_pcie_aspm;
 extern const struct nd_fix_kind nd_fix_kind_sysctl;
 
 /* Whether a finding at this severity calls for a kind's fix. */

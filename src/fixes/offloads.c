@@ -2,7 +2,9 @@
  * offloads.c - fix kind "offloads": turn on the checksum, scatter-gather,
  * segmentation and GRO offloads the device supports (not "fixed") but has
  * off, through ETHTOOL_MSG_FEATURES_SET.  The table is in dependency
- * order: the kernel keeps TSO off until SG and a TX checksum are on.
+ * order: the kernel keeps TSO off until SG and a TX checksum are on, and
+ * a feature whose dependency is off [fixed] is never planned
+ * (facts/feature_deps.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +55,10 @@ static int offloads_plan(const struct nd_fix_ctx *ctx, const struct nd_finding *
 		/* wanted && !active: the kernel turns it on by itself once what it
 		 * depends on is on; writing it would change nothing now. */
 		if (!feat || feat->fixed || feat->active || feat->wanted)
+			continue;
+		/* A dependency the hardware cannot give (SG off [fixed] under
+		 * TSO): the kernel would keep this off whatever we write. */
+		if (nd_feature_blocked(ctx->facts, feat->name, NULL, NULL) == ND_DEP_FIXED_OFF)
 			continue;
 		snprintf(step.key, sizeof(step.key), "%s", feat->name);
 		snprintf(step.what, sizeof(step.what), "feature %s", feat->name);

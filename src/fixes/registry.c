@@ -16,6 +16,7 @@ const struct nd_fix_kind *const nd_fix_kinds[] = {
 	&nd_fix_kind_channels,
 	&nd_fix_kind_rps,
 	&nd_fix_kind_irq_affinity,
+	&nd_fix_kind_pcie_aspm,
 	&nd_fix_kind_sysctl,
 };
 

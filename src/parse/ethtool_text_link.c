@@ -45,6 +45,36 @@ static enum mode_list mode_key(struct nd_span key)
 	return MODES_NONE;
 }
 
+static void add_partner_bit(struct nd_linkmodes *lm, const char *bit)
+{
+	if (lm->n_lp_advertised < ND_MAX_LINKMODES)
+		nd_strlcpy(lm->lp_advertised[lm->n_lp_advertised++], bit, sizeof(lm->lp_advertised[0]));
+}
+
+/*
+ * "Link partner advertised pause frame use: Symmetric Receive-only" and
+ * "...auto-negotiation: Yes": ethtool prints the peer's Pause, Asym_Pause
+ * and Autoneg bits so (dump_pause: Symmetric = Pause, Receive-only adds
+ * Asym_Pause, Transmit-only = Asym_Pause alone, No = neither); the netlink
+ * probe stores the same bits by name in lp_advertised.
+ */
+static bool parse_partner_line(struct nd_linkmodes *lm, struct nd_span key, struct nd_span val)
+{
+	if (nd_span_eq(key, "Link partner advertised pause frame use")) {
+		if (nd_span_starts(val, "Symmetric"))
+			add_partner_bit(lm, "Pause");
+		if (nd_span_contains(val, "Receive-only") || nd_span_starts(val, "Transmit-only"))
+			add_partner_bit(lm, "Asym_Pause");
+		return true;
+	}
+	if (nd_span_eq(key, "Link partner advertised auto-negotiation")) {
+		if (nd_span_eq(val, "Yes"))
+			add_partner_bit(lm, "Autoneg");
+		return true;
+	}
+	return false;
+}
+
 static void parse_speed(struct nd_linkmodes *lm, struct nd_span val)
 {
 	uint64_t mbps;
@@ -84,6 +114,8 @@ int nd_parse_ethtool_settings(const char *text, size_t len, struct nd_linkmodes 
 			add_modes(out, modes, val);
 			listed |= modes == MODES_SUPPORTED;
 			seen++;
+		} else if (parse_partner_line(out, key, val)) {
+			continue;
 		} else if (nd_span_eq(key, "Speed")) {
 			parse_speed(out, val);
 			seen++;

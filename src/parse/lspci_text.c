@@ -313,5 +313,6 @@ int nd_parse_lspci_device(const char *text, size_t len, struct nd_pcie_link *out
 		}
 	}
 	finish(out, caps_denied, caps_listed);
+	nd_parse_lspci_aspm(text, len, &out->aspm);
 	return 0;
 }

@@ -4,8 +4,10 @@
  * backend pointed at <sysroot>/sys/bus/pci.
  *
  * For each function: IDs and names, NUMA node, and from the PCI Express
- * capability the port type, LnkCap/LnkCap2/LnkSta speed and width and the
- * max payload size (DevCap supported, DevCtl in use).  Without root the
+ * capability the port type, LnkCap/LnkCap2/LnkSta speed and width, the
+ * max payload size (DevCap supported, DevCtl in use) and ASPM (LnkCap's
+ * states and exit latencies, LnkCtl's enabled states, DevCap's acceptable
+ * latencies).  Without root the
  * kernel lets us read only the first 64 bytes of config space, so the link
  * comes from sysfs current_link_* / max_link_* instead (from_sysfs).
  */
@@ -119,6 +121,27 @@ static void fill_link_from_sysfs(const struct nd_root *root, const char *dir,
 			 "%s; no readable current_link_speed/current_link_width in '%s'", why, dir);
 }
 
+/* ASPM's registers as the spec's codes (struct nd_pcie_aspm).  DevCap's
+ * acceptable latencies are defined for endpoints only. */
+static void fill_aspm(uint32_t devcap, uint32_t lnkcap, unsigned lnkctl, unsigned type,
+		      struct nd_pcie_aspm *aspm)
+{
+	unsigned support = (lnkcap & PCI_EXP_LNKCAP_ASPM) >> 10;
+
+	aspm->known = true;
+	aspm->l0s_supported = support & 1;
+	aspm->l1_supported = support & 2;
+	aspm->l0s_exit_code = (lnkcap & PCI_EXP_LNKCAP_L0S) >> 12;
+	aspm->l1_exit_code = (lnkcap & PCI_EXP_LNKCAP_L1) >> 15;
+	aspm->l0s_enabled = lnkctl & 1;
+	aspm->l1_enabled = lnkctl & 2;
+	if (type == PCI_EXP_TYPE_ENDPOINT || type == PCI_EXP_TYPE_LEG_END) {
+		aspm->acceptable_known = true;
+		aspm->l0s_acceptable_code = (devcap & PCI_EXP_DEVCAP_L0S) >> 6;
+		aspm->l1_acceptable_code = (devcap & PCI_EXP_DEVCAP_L1) >> 9;
+	}
+}
+
 /* Decode the PCI Express capability at cap_pos. */
 static void fill_link_from_cap(struct pci_dev *d, int cap_pos, struct nd_pcie_link *link)
 {
@@ -140,6 +163,7 @@ static void fill_link_from_cap(struct pci_dev *d, int cap_pos, struct nd_pcie_li
 	}
 	lnkcap = pci_read_long(d, cap_pos + PCI_EXP_LNKCAP);
 	lnksta = pci_read_word(d, cap_pos + PCI_EXP_LNKSTA);
+	fill_aspm(devcap, lnkcap, pci_read_word(d, cap_pos + PCI_EXP_LNKCTL), type, &link->aspm);
 	link->cap_gts = speed_code_gts(lnkcap & PCI_EXP_LNKCAP_SPEED);
 	link->cap_width = (lnkcap & PCI_EXP_LNKCAP_WIDTH) >> 4;
 	link->sta_gts = speed_code_gts(lnksta & PCI_EXP_LNKSTA_SPEED);

@@ -24,6 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (nd_lspci_find(text, size, "01:00.0", &b) == 0)
 			nd_parse_lspci_device(b.text, b.len, &link);
+		/* The whole text as one block: ASPM fields anywhere. */
+		nd_parse_lspci_aspm(text, size, &link.aspm);
 	}
 	free(text);
 	return 0;

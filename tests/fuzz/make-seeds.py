@@ -129,7 +129,11 @@ def parsers():
         put("fuzz_cpuset", "seed-%d" % i, text)
     for pattern in ("raw/sos42-ethtool_*", "raw/ethtool-*.txt"):
         copy_files("fuzz_ethtool_text", pattern, "sos" if "sos42" in pattern else "mail")
+    # ethtool IF with the link partner's modes, pause and autoneg lines
+    copy_files("fuzz_ethtool_text", "blind/raw/openwrt-*.txt", "blind")
     copy_files("fuzz_lspci_text", "raw/*lspci*", "raw")
+    # LnkCap/LnkCtl/DevCap ASPM fields (lspci_aspm.c)
+    copy_files("fuzz_lspci_text", "raw/lspci-*aspm*", "aspm")
     copy_files("fuzz_iplink_text", "raw/*ip_-*", "raw")
     copy_files("fuzz_tc_text", "raw/*tc_-s*", "raw")
     copy_files("fuzz_bonding", "raw/bonding-*.txt", "raw")

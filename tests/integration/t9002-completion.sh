@@ -114,13 +114,13 @@ test_expect_success 'check IDs after --skip and --only are the binary'"'"'s' '
 '
 
 test_expect_success 'a comma list completes after the last comma, without the IDs already in it' '
-	printf "%s\n" link.down,pcie.link_downgraded link.down,pcie.slot_too_slow >expect &&
+	printf "%s\n" link.down,pcie.aspm_latency link.down,pcie.link_downgraded link.down,pcie.slot_too_slow >expect &&
 	complete diagnose --skip link.down,pcie. >actual &&
 	test_cmp expect actual &&
 	printf "%s\n" link.down,link.half_duplex link.down,link.speed_below_max >expect &&
 	complete diagnose --skip link.down,link. >actual &&
 	test_cmp expect actual &&
-	printf "%s\n" link.down,pcie.link_downgraded link.down,pcie.slot_too_slow >expect &&
+	printf "%s\n" link.down,pcie.aspm_latency link.down,pcie.link_downgraded link.down,pcie.slot_too_slow >expect &&
 	complete diagnose --skip = link.down,pcie. >actual &&
 	test_cmp expect actual &&
 	echo queues.single,link.down,link.half_duplex >expect &&

@@ -95,17 +95,30 @@ static void test_link_speed_below_max(void **state)
 	assert_string_equal(finding.ceiling_source, "wire");
 	assert_true(evidence_number("goodput_at_negotiated_mbps") == 9415);
 	assert_true(evidence_number("goodput_at_best_mbps") == 23537);
-	assert_string_equal(evidence_string("best_from"), "supported and partner-advertised");
+	assert_string_equal(evidence_string("best_from"), "advertised and partner-advertised");
 	assert_string_equal(finding.fix.id, "link_speed");
 	assert_string_equal(finding.fix.commands[0],
 			    "ethtool -s enp65s0f0 speed 25000 duplex full autoneg on");
-	/* A partner that only does 10G: 10G is the best common mode. */
+	/* A partner that only does 10G: 10G is the best common mode, and the
+	 * partner is what holds the link there: partner-limited. */
 	facts->linkmodes.n_lp_advertised = 0;
 	add_mode(facts->linkmodes.lp_advertised, &facts->linkmodes.n_lp_advertised,
 		 "10000baseCR/Full");
 	run("link.speed_below_max", facts);
-	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
 	assert_true(evidence_number("best_common_mbps") == 10000);
+	assert_string_equal(evidence_string("limited_by"), "partner");
+	assert_string_equal(finding.fix.id, "link_partner");
+	assert_true(finding.ceiling_mbps == 9415);
+	/* The same partner on a port that supports only 10G: nothing wrong. */
+	facts->linkmodes.n_supported = facts->linkmodes.n_advertised = 0;
+	add_mode(facts->linkmodes.supported, &facts->linkmodes.n_supported, "10000baseCR/Full");
+	add_mode(facts->linkmodes.advertised, &facts->linkmodes.n_advertised, "10000baseCR/Full");
+	run("link.speed_below_max", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	free(facts);
+	facts = healthy_facts();
+	facts->linkmodes.speed_mbps = 10000;
 	/* Partner's modes not reported: only a hint. */
 	facts->linkmodes.n_lp_advertised = 0;
 	run("link.speed_below_max", facts);
@@ -115,6 +128,108 @@ static void test_link_speed_below_max(void **state)
 	nd_status_set_unknown(&facts->linkmodes.st, "ethtool netlink: Operation not supported");
 	run("link.speed_below_max", facts);
 	assert_unknown("link modes");
+	free(facts);
+}
+
+static void set_modes(char (*list)[48], unsigned *n, const char *const *modes)
+{
+	*n = 0;
+	for (; *modes; modes++)
+		add_mode(list, n, *modes);
+}
+
+static bool fix_has_command(void)
+{
+	for (unsigned i = 0; i < finding.fix.n_commands; i++)
+		if (finding.fix.commands[i][0] != '#')
+			return true;
+	return false;
+}
+
+/* openwrt#15348's EdgeRouter X: the port supports and advertises
+ * 1000baseT/Full, the partner advertises 10/100 only, the link is at 100. */
+static void test_link_partner_limited(void **state)
+{
+	static const char *const ours[] = { "10baseT/Half", "10baseT/Full", "100baseT/Half",
+					    "100baseT/Full", "1000baseT/Full", NULL };
+	static const char *const partner[] = { "10baseT/Half", "10baseT/Full", "100baseT/Half",
+					       "100baseT/Full", "Autoneg", NULL };
+	struct nd_facts *facts = healthy_facts();
+	struct nd_linkmodes *lm = &facts->linkmodes;
+
+	(void)state;
+	set_modes(lm->supported, &lm->n_supported, ours);
+	set_modes(lm->advertised, &lm->n_advertised, ours);
+	set_modes(lm->lp_advertised, &lm->n_lp_advertised, partner);
+	lm->speed_mbps = 100;
+	run("link.speed_below_max", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("limited_by"), "partner");
+	assert_true(evidence_number("partner_best_mbps") == 100);
+	assert_true(evidence_number("this_port_best_mbps") == 1000);
+	assert_non_null(strstr(finding.title, "partner-limited"));
+	/* The wire ceiling of the 100 Mbit/s link. */
+	assert_string_equal(finding.ceiling_source, "wire");
+	assert_true(finding.ceiling_mbps >= 94 && finding.ceiling_mbps < 95);
+	/* The fix is on the other end: nothing to run here. */
+	assert_string_equal(finding.fix.id, "link_partner");
+	assert_false(fix_has_command());
+	assert_non_null(strstr(finding.fix.commands[0], "link partner"));
+	assert_non_null(strstr(finding.fix.commands[0], "10/100"));
+	assert_non_null(strstr(finding.fix.commands[1], "a 2-pair cable limits gigabit to 100"));
+	/* Both ends advertise gigabit but the link is at 100: the cable or
+	 * a downshift, not the partner (bazzite#5094). */
+	set_modes(lm->lp_advertised, &lm->n_lp_advertised, ours);
+	run("link.speed_below_max", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(finding.fix.id, "link_speed");
+	assert_string_equal(evidence_string("limited_by"), "link");
+	free(facts);
+}
+
+/* openwrt#12321's AQR113C: 2500baseT/Full supported but not advertised,
+ * the partner advertises it; the capture has no Speed line. */
+static void test_link_not_advertised(void **state)
+{
+	static const char *const supported[] = { "100baseT/Full", "1000baseT/Full",
+						 "10000baseT/Full", "2500baseT/Full",
+						 "5000baseT/Full", NULL };
+	static const char *const advertised[] = { "100baseT/Full", "1000baseT/Full",
+						  "10000baseT/Full", NULL };
+	static const char *const partner[] = { "100baseT/Full", "1000baseT/Full",
+					       "2500baseT/Full", NULL };
+	struct nd_facts *facts = healthy_facts();
+	struct nd_linkmodes *lm = &facts->linkmodes;
+
+	(void)state;
+	set_modes(lm->supported, &lm->n_supported, supported);
+	set_modes(lm->advertised, &lm->n_advertised, advertised);
+	set_modes(lm->lp_advertised, &lm->n_lp_advertised, partner);
+	lm->speed_mbps = -1;
+	run("link.speed_below_max", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("limited_by"), "advertisement");
+	assert_true(evidence_number("best_common_mbps") == 1000);
+	assert_true(evidence_number("best_if_advertised_mbps") == 2500);
+	assert_string_equal(finding.fix.id, "link_speed");
+	assert_string_equal(finding.fix.commands[0],
+			    "ethtool -s enp65s0f0 advertise 2500baseT/Full on");
+	/* Linked at 1000 it is the same finding. */
+	lm->speed_mbps = 1000;
+	run("link.speed_below_max", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("limited_by"), "advertisement");
+	/* Advertised as well: the link can reach 2500 and is at it. */
+	set_modes(lm->advertised, &lm->n_advertised, supported);
+	lm->speed_mbps = 2500;
+	run("link.speed_below_max", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("limited_by"), "partner");
+	/* Link down, speed unknown: no link, nothing negotiated. */
+	lm->speed_mbps = -1;
+	facts->link.carrier = false;
+	run("link.speed_below_max", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
 	free(facts);
 }
 
@@ -506,6 +621,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_healthy_host_no_warning, teardown),
 		cmocka_unit_test_teardown(test_link_down, teardown),
 		cmocka_unit_test_teardown(test_link_speed_below_max, teardown),
+		cmocka_unit_test_teardown(test_link_partner_limited, teardown),
+		cmocka_unit_test_teardown(test_link_not_advertised, teardown),
 		cmocka_unit_test_teardown(test_link_half_duplex, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_dual_10g_gen2_x4, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_card_below_one_port, teardown),

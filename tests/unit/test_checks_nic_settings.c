@@ -53,12 +53,16 @@ static void test_offload_disabled(void **state)
 	assert_string_equal(finding.fix.id, "offloads");
 	assert_string_equal(finding.fix.commands[0], "ethtool -K enp65s0f0 tso on gro on");
 	assert_true(finding.ceiling_mbps < 0);
-	/* TX checksum off takes TSO with it: TSO requested but inactive. */
+	/* TX checksum off takes TSO with it: TSO requested but inactive.
+	 * Requesting it again changes nothing: the checksum comes first. */
 	feature(facts, "tx-tcp-segmentation")->wanted = true;
 	feature(facts, "tx-checksum-ipv4")->active = false;
+	feature(facts, "tx-checksum-ipv4")->wanted = false;
 	run("offload.disabled", facts);
-	assert_string_equal(offload_state("tso"), "off (requested; a dependency is off)");
-	assert_string_equal(finding.fix.commands[0], "ethtool -K enp65s0f0 tx on tso on gro on");
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(offload_state("tso"),
+			    "off [requested on]: the kernel keeps it off until TX checksum is on");
+	assert_string_equal(finding.fix.commands[0], "ethtool -K enp65s0f0 tx on gro on");
 	/* Off but fixed: the device cannot, nothing to do. */
 	free(facts);
 	facts = healthy_facts();
@@ -76,6 +80,51 @@ static void test_offload_disabled(void **state)
 	nd_status_set_unknown(&facts->features.st, "ethtool netlink: Operation not permitted");
 	run("offload.disabled", facts);
 	assert_unknown("features");
+	free(facts);
+}
+
+/* sqm-scripts#11's `ethtool -k eth1`: no offload hardware (checksums, SG,
+ * TSO off [fixed]); GSO "off [requested on]" because SG is fixed off. */
+static void test_offload_fixed_dependency(void **state)
+{
+	struct nd_facts *facts = healthy_facts();
+	static const char *const fixed_off[] = {
+		"rx-checksum", "tx-checksum-ipv4", "tx-checksum-ip-generic", "tx-checksum-ipv6",
+		"tx-scatter-gather", "tx-tcp-segmentation",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ND_ARRAY_SIZE(fixed_off); i++) {
+		feature(facts, fixed_off[i])->active = feature(facts, fixed_off[i])->wanted = false;
+		feature(facts, fixed_off[i])->fixed = true;
+	}
+	feature(facts, "tx-generic-segmentation")->active = false;
+	feature(facts, "tx-generic-segmentation")->wanted = true;
+	run("offload.disabled", facts);
+	/* Not a warning, and no `ethtool -K eth1 gso on`: it is requested
+	 * already, and the hardware forbids it. */
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	assert_int_equal(finding.fix.n_commands, 0);
+	assert_string_equal(offload_state("gso"),
+			    "off [requested on]: needs scatter-gather, which the device cannot do "
+			    "(tx-scatter-gather off [fixed])");
+	assert_non_null(strstr(finding.title, "GSO"));
+	assert_non_null(strstr(finding.title, "scatter-gather"));
+	/* Not requested, changeable, but its dependency is fixed: nothing
+	 * to propose either. */
+	feature(facts, "tx-generic-segmentation")->wanted = false;
+	run("offload.disabled", facts);
+	assert_true(finding.severity < ND_SEV_WARNING);
+	assert_int_equal(finding.fix.n_commands, 0);
+	assert_string_equal(offload_state("gso"),
+			    "off: needs scatter-gather, which the device cannot do "
+			    "(tx-scatter-gather off [fixed])");
+	/* SG changeable: GSO requested waits for it, so only sg is proposed. */
+	feature(facts, "tx-scatter-gather")->fixed = false;
+	feature(facts, "tx-generic-segmentation")->wanted = true;
+	run("offload.disabled", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(finding.fix.commands[0], "ethtool -K enp65s0f0 sg on");
 	free(facts);
 }
 
@@ -243,6 +292,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_offload_disabled, teardown),
+		cmocka_unit_test_teardown(test_offload_fixed_dependency, teardown),
 		cmocka_unit_test_teardown(test_ring_small, teardown),
 		cmocka_unit_test_teardown(test_coalesce_off, teardown),
 		cmocka_unit_test_teardown(test_pause_mismatch, teardown),

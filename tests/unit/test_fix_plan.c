@@ -184,6 +184,62 @@ static void test_offloads(void **state)
 	free(facts);
 }
 
+/* A feature whose dependency the hardware cannot give is never planned:
+ * the kernel would keep it off (sqm-scripts#11: SG off [fixed]). */
+static void test_offloads_fixed_dependency(void **state)
+{
+	struct nd_facts *facts = facts_new(4);
+	struct nd_finding f = finding("offload.disabled", ND_SEV_WARNING);
+
+	(void)state;
+	nd_status_set_known(&facts->features.st);
+	add_feature(facts, "tx-scatter-gather", false, false, true);
+	add_feature(facts, "tx-checksum-ipv4", false, false, false);
+	add_feature(facts, "tx-tcp-segmentation", false, false, false);
+	add_feature(facts, "tx-generic-segmentation", false, false, false);
+	add_feature(facts, "rx-gro", false, false, false);
+	build(facts, &f, 1, &no_opts);
+	/* TSO and GSO need SG: only the checksum and GRO can come on. */
+	assert_int_equal(plan.n_steps, 2);
+	expect_step(0, "offloads", "tx-checksum-ipv4", "off", "on", NULL);
+	expect_step(1, "offloads", "rx-gro", "off", "on", "ethtool -K eth0 gro on");
+	free(facts);
+}
+
+/* pcie.aspm_latency's links become journaled sysfs writes, one per
+ * state the check names; a journal naming anything else is refused. */
+static void test_pcie_aspm(void **state)
+{
+	struct nd_facts *facts = facts_new(4);
+	struct nd_finding f = finding("pcie.aspm_latency", ND_SEV_WARNING);
+	const struct nd_fix_kind *kind = nd_fix_kind_find("pcie_aspm");
+
+	(void)state;
+	nd_strlcpy(f.fix.id, "pcie_aspm", sizeof(f.fix.id));
+	nd_strlcpy(f.fix.commands[0], "echo 0 > /sys/bus/pci/devices/0000:03:00.0/link/l1_aspm",
+		   sizeof(f.fix.commands[0]));
+	nd_strlcpy(f.fix.commands[1], "echo 0 > /sys/bus/pci/devices/0000:01:00.0/link/l0s_aspm",
+		   sizeof(f.fix.commands[1]));
+	nd_strlcpy(f.fix.commands[2], "# every link until reboot: ...", sizeof(f.fix.commands[2]));
+	f.fix.n_commands = 3;
+	build(facts, &f, 1, &no_opts);
+	assert_int_equal(plan.n_steps, 2);
+	expect_step(0, "pcie_aspm", "pci/0000:03:00.0/l1_aspm", "1", "0",
+		    "echo 0 > /sys/bus/pci/devices/0000:03:00.0/link/l1_aspm");
+	expect_step(1, "pcie_aspm", "pci/0000:01:00.0/l0s_aspm", "1", "0", NULL);
+	assert_non_null(kind);
+	assert_int_equal(kind->check("pci/0000:03:00.0/l1_aspm", "0"), 0);
+	assert_int_equal(kind->check("pci/0000:03:00.0/l1_aspm", "1"), 0);
+	assert_int_equal(kind->check("pci/../../../etc/l1_aspm", "0"), -EINVAL);
+	assert_int_equal(kind->check("pci/0000:03:00.0/clkpm", "0"), -EINVAL);
+	assert_int_equal(kind->check("pci/0000:03:00.0/l1_aspm", "2"), -EINVAL);
+	/* Info (ASPM on within budget) is not applied. */
+	f.severity = ND_SEV_INFO;
+	build(facts, &f, 1, &no_opts);
+	assert_int_equal(plan.n_steps, 0);
+	free(facts);
+}
+
 static void test_sysctl_sizes(void **state)
 {
 	struct nd_facts *facts = facts_new(4);
@@ -317,6 +373,8 @@ int main(void)
 		cmocka_unit_test(test_severity_filter),
 		cmocka_unit_test(test_rps_and_rfs),
 		cmocka_unit_test(test_offloads),
+		cmocka_unit_test(test_offloads_fixed_dependency),
+		cmocka_unit_test(test_pcie_aspm),
 		cmocka_unit_test(test_sysctl_sizes),
 		cmocka_unit_test(test_rings),
 		cmocka_unit_test(test_irq_affinity),

@@ -233,6 +233,31 @@ static void test_settings(void **state)
 	assert_int_equal(lm->n_supported, 1);
 	assert_string_equal(lm->supported[0], "10000baseT/Full");
 	free(t);
+	/* The link partner's modes, pause and autoneg lines (openwrt#15348 and
+	 * #21530, tests/fixtures/blind/raw/): the pause and autoneg words are
+	 * the bits netlink's peer set carries (Pause, Asym_Pause, Autoneg). */
+	t = raw("../blind/raw/openwrt-15348-mt7530-edgerouterx-partner-10-100.txt");
+	assert_int_equal(nd_parse_ethtool_settings(t, strlen(t), lm, &carrier), 0);
+	assert_int_equal(lm->speed_mbps, 100);
+	assert_int_equal(lm->n_advertised, 5);
+	assert_int_equal(lm->n_lp_advertised, 5);
+	assert_string_equal(lm->lp_advertised[3], "100baseT/Full");
+	assert_string_equal(lm->lp_advertised[4], "Autoneg");
+	free(t);
+	t = raw("../blind/raw/openwrt-pr21530-airoha-lan2-10g-partner-1g.txt");
+	assert_int_equal(nd_parse_ethtool_settings(t, strlen(t), lm, &carrier), 0);
+	assert_int_equal(lm->n_lp_advertised, 8);
+	assert_string_equal(lm->lp_advertised[4], "1000baseT/Full");
+	assert_string_equal(lm->lp_advertised[5], "Pause");
+	assert_string_equal(lm->lp_advertised[6], "Asym_Pause");
+	assert_string_equal(lm->lp_advertised[7], "Autoneg");
+	free(t);
+	/* "Transmit-only" is the asymmetric bit alone; "No" adds nothing. */
+	assert_int_equal(nd_parse_ethtool_settings(TXT("Settings for x:\n\tSpeed: 1000Mb/s\n"
+		"\tLink partner advertised pause frame use: Transmit-only\n"
+		"\tLink partner advertised auto-negotiation: No\n"), lm, &carrier), 0);
+	assert_int_equal(lm->n_lp_advertised, 1);
+	assert_string_equal(lm->lp_advertised[0], "Asym_Pause");
 	/* lo: only "Link detected". */
 	assert_int_equal(nd_parse_ethtool_settings(TXT("Settings for lo:\n\tLink detected: yes\n"),
 						   lm, &carrier), -EOPNOTSUPP);

@@ -105,6 +105,56 @@ static void test_healthy(void **state)
 	assert_true(l.cap_gts == 2.5);
 }
 
+/* LnkCap's supported states and exit latencies, LnkCtl's enabled ones,
+ * DevCap's acceptable latencies (endpoints), as the spec's codes. */
+static void test_aspm(void **state)
+{
+	struct nd_pcie_link l;
+
+	(void)state;
+	/* pciutils' test capture: a root port, "ASPM L1, Exit Latency L1
+	 * <16us", "LnkCtl: ASPM L1 Enabled"; a root port has no acceptable
+	 * latency in DevCap. */
+	device("lspci-vvxxxx-rootport-aspm-l1-enabled-pciutils-test.txt", "00:1c.0", &l);
+	assert_true(l.aspm.known);
+	assert_false(l.aspm.l0s_supported);
+	assert_true(l.aspm.l1_supported);
+	assert_false(l.aspm.l0s_enabled);
+	assert_true(l.aspm.l1_enabled);
+	assert_int_equal(l.aspm.l1_exit_code, 4);		/* <16us: 1000 << 4 ns */
+	assert_false(l.aspm.acceptable_known);
+	/* The X550: "Latency L0s <512ns, L1 <64us", "ASPM L0s L1, Exit
+	 * Latency L0s <2us, L1 <16us", "LnkCtl: ASPM Disabled". */
+	device("lspci-vv-x550t2-8gt-x4-ok.md", "05:00.0", &l);
+	assert_true(l.aspm.known);
+	assert_true(l.aspm.l0s_supported && l.aspm.l1_supported);
+	assert_false(l.aspm.l0s_enabled || l.aspm.l1_enabled);
+	assert_int_equal(l.aspm.l0s_exit_code, 5);		/* <2us: 64 << 5 ns */
+	assert_int_equal(l.aspm.l1_exit_code, 4);
+	assert_true(l.aspm.acceptable_known);
+	assert_int_equal(l.aspm.l0s_acceptable_code, 3);	/* <512ns */
+	assert_int_equal(l.aspm.l1_acceptable_code, 6);		/* <64us */
+	/* qemu-devel's 82576 (a mail, indented): an endpoint with L1 on. */
+	device("lspci-vv-82576-igb-aspm-l1-enabled-qemu-devel.txt", "00:10.0", &l);
+	assert_true(l.aspm.known && l.aspm.l1_enabled && !l.aspm.l0s_enabled);
+	assert_int_equal(l.aspm.l0s_exit_code, 6);		/* <4us */
+	assert_int_equal(l.aspm.l1_exit_code, 6);		/* <64us */
+	assert_true(l.aspm.acceptable_known);
+	assert_int_equal(l.aspm.l0s_acceptable_code, 3);
+	assert_int_equal(l.aspm.l1_acceptable_code, 6);
+	/* pciutils < 3.1: "ASPM L0s, Latency L0 unlimited, L1 unlimited". */
+	device("lspci-vvxxx-myri10g-2.5gt-x8-pciutils-test.txt", "02:00.0", &l);
+	assert_true(l.aspm.known && l.aspm.l0s_supported && !l.aspm.l1_supported);
+	assert_int_equal(l.aspm.l0s_exit_code, 7);
+	assert_int_equal(l.aspm.l1_exit_code, 7);
+	/* "ASPM not supported", "Latency L0s unlimited, L1 unlimited". */
+	device("lspci-vvv-mikrotik-ccr2004-25g-8gt-x8-downgraded-5gt-x1.md", "01:00.0", &l);
+	assert_true(l.aspm.known);
+	assert_false(l.aspm.l0s_supported || l.aspm.l1_supported);
+	assert_int_equal(l.aspm.l0s_acceptable_code, 7);
+	assert_int_equal(l.aspm.l1_acceptable_code, 7);
+}
+
 static void test_nn_ids_and_no_express(void **state)
 {
 	char *t = raw("sos42-lspci_-nnvv-kvm-virtio.txt");
@@ -156,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_connectx7_and_vf),
 		cmocka_unit_test(test_mikrotik_spaces),
 		cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_aspm),
 		cmocka_unit_test(test_nn_ids_and_no_express),
 		cmocka_unit_test(test_no_capability_list),
 	};

@@ -110,6 +110,21 @@ static void test_root_port_chain(void **state)
 	assert_true(rp->link_known && !rp->from_sysfs);
 	assert_true(rp->cap_gts == 8.0 && rp->sta_gts == 8.0);
 	assert_int_equal(rp->cap_width, 8);
+	/* ASPM from the config bytes (lspci -F on the same bytes: root port
+	 * "ASPM L1, Exit Latency L1 <16us", card "ASPM L0s, Exit Latency L0s
+	 * unlimited", DevCap "Latency L0s <64ns, L1 unlimited", both
+	 * "LnkCtl: ASPM Disabled"). */
+	assert_true(rp->aspm.known);
+	assert_true(rp->aspm.l1_supported && !rp->aspm.l0s_supported);
+	assert_int_equal(rp->aspm.l1_exit_code, 4);
+	assert_int_equal(rp->aspm.l0s_exit_code, 3);
+	assert_false(rp->aspm.l0s_enabled || rp->aspm.l1_enabled);
+	assert_false(rp->aspm.acceptable_known);
+	assert_true(f->pci.dev.aspm.known && f->pci.dev.aspm.acceptable_known);
+	assert_true(f->pci.dev.aspm.l0s_supported && !f->pci.dev.aspm.l1_supported);
+	assert_int_equal(f->pci.dev.aspm.l0s_exit_code, 7);
+	assert_int_equal(f->pci.dev.aspm.l0s_acceptable_code, 0);
+	assert_int_equal(f->pci.dev.aspm.l1_acceptable_code, 7);
 	free(f);
 }
 
