@@ -173,15 +173,27 @@ static cJSON *ceiling_experiment(const struct ceiling_item *c, const char *sourc
 	return e;
 }
 
-/* The runs' window ceilings disagree: inconclusive, attributed to no one. */
-static bool window_varied(struct nd_finding *f, const struct nd_exp_set *set,
-			  const struct ceiling_item *c)
+/*
+ * The window ceiling a measurement is held to: the runs' when they agree
+ * (within ND_WINDOW_STABLE_RATIO).  When they vary (a shaper's queue moved
+ * the RTT), a measurement clearly above the highest or clearly below the
+ * lowest still says plainly whether the window limits; in between nothing
+ * is attributed (ret_varied, with its experiment set on f).
+ */
+static double window_ceiling_for(struct nd_finding *f, const struct nd_exp_set *set,
+				 const struct ceiling_item *c, bool *ret_varied)
 {
 	struct nd_window_measure m;
 	cJSON *e;
 
-	if (nd_verdict_window_measure(f, set, &m) < 0 || m.stable)
-		return false;
+	*ret_varied = false;
+	if (nd_verdict_window_measure(f, set, &m) < 0)
+		return -1;
+	if (m.stable || c->measured_mbps > m.high_mbps * ABOVE_CEILING_SHARE)
+		return m.high_mbps;
+	if (c->measured_mbps < m.low_mbps * AT_CEILING_LOW_SHARE)
+		return m.low_mbps;
+	*ret_varied = true;
 	e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "kind", "ceiling");
 	cJSON_AddStringToObject(e, "run", c->run);
@@ -195,7 +207,7 @@ static bool window_varied(struct nd_finding *f, const struct nd_exp_set *set,
 	nd_verdict_set(f, ND_VERDICT_INCONCLUSIVE, e, "the window / RTT ceiling varied across "
 		       "the runs, %.0f to %.0f Mbit/s (min RTT %.0f to %.0f us): not attributed",
 		       m.low_mbps, m.high_mbps, m.rtt_low_usec, m.rtt_high_usec);
-	return true;
+	return -1;
 }
 
 /* Ceiling and window suspects, each with its number; returns how many. */
@@ -214,7 +226,6 @@ static unsigned collect_ceilings(struct nd_finding *fs, unsigned n, const struct
 		memset(c, 0, sizeof(*c));
 		c->index = i;
 		if (kind == ND_SUSPECT_WINDOW) {
-			c->ceiling_mbps = nd_verdict_window_ceiling_mbps(&fs[i], set);
 			c->measured_mbps = nd_verdict_per_flow_mbps(set, dir, &c->run);
 		} else {
 			c->ceiling_mbps = fs[i].ceiling_mbps;
@@ -222,8 +233,13 @@ static unsigned collect_ceilings(struct nd_finding *fs, unsigned n, const struct
 		}
 		if (c->measured_mbps < 0)
 			continue;	/* the run did not happen: stays untested */
-		if (kind == ND_SUSPECT_WINDOW && window_varied(&fs[i], set, c))
-			continue;
+		if (kind == ND_SUSPECT_WINDOW) {
+			bool varied;
+
+			c->ceiling_mbps = window_ceiling_for(&fs[i], set, c, &varied);
+			if (varied)
+				continue;
+		}
 		if (!(c->ceiling_mbps > 0)) {
 			cJSON *e = cJSON_CreateObject();
 

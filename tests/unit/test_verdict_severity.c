@@ -387,6 +387,22 @@ static void test_window_ceiling_stable_and_cited(void **state)
 	assert_non_null(strstr(cJSON_GetObjectItem(f.experiment, "reason")->valuestring,
 			       "not attributed"));
 	nd_finding_free(&f);
+
+	/* varied, but one stream clearly above even the highest (1048.6):
+	 * the window does not limit it */
+	set->runs[ND_RUN_FORWARD_ONE].mbps = 3000;
+	window_finding(&f, ND_SEV_WARNING);
+	nd_verdicts_decide(&f, 1, set, &sum);
+	assert_int_equal(f.verdict, ND_VERDICT_REFUTED);
+	assert_int_equal(f.severity, ND_SEV_INFO);
+	nd_finding_free(&f);
+	/* clearly below even the lowest (582.5): something else limits */
+	set->runs[ND_RUN_FORWARD_ONE].mbps = 300;
+	window_finding(&f, ND_SEV_WARNING);
+	nd_verdicts_decide(&f, 1, set, &sum);
+	assert_int_equal(f.verdict, ND_VERDICT_INCONCLUSIVE);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f.experiment, "clearly_below")));
+	nd_finding_free(&f);
 	free(set);
 }
 
