@@ -102,6 +102,9 @@ static void asymmetric_evidence(struct nd_finding *f, const struct nd_exp_run *f
 	f->ceiling_source[0] = '\0';
 	f->explained_by[0] = '\0';
 	f->severity_by_verdict = false;
+	cJSON_Delete(f->experiment);
+	f->experiment = NULL;
+	f->verdict = ND_VERDICT_UNTESTED;
 }
 
 bool nd_verdict_asymmetric(const struct nd_exp_set *set, struct nd_finding *fs, unsigned n)

@@ -386,6 +386,8 @@ static void test_asymmetric(void **state)
 	set->runs[ND_RUN_REVERSE_MANY].mbps = 7500;	/* 17% apart: within tolerance */
 	assert_false(nd_verdict_asymmetric(set, &f, 1));
 	assert_int_equal(f.severity, ND_SEV_OK);
+	assert_int_equal(f.verdict, ND_VERDICT_UNTESTED);
+	assert_null(f.experiment);
 	set->runs[ND_RUN_REVERSE_MANY].mbps = 9500;
 	set->runs[ND_RUN_FORWARD_MANY].mbps = 6000;
 	assert_true(nd_verdict_asymmetric(set, &f, 1));
