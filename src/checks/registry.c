@@ -59,9 +59,9 @@ const struct nd_check nd_checks[] = {
 	{ "cpu.governor_powersave", "a power-saving cpufreq governor on the CPUs serving "
 	  "the NIC", nd_check_cpu_governor_powersave },
 	{ "tool.iperf3_single_threaded", "iperf3 before 3.16 runs all -P streams on one core "
-	  "(info until a run confirms a per-core limit)", nd_check_tool_iperf3_single_threaded },
-	{ "path.asymmetric", "forward and reverse runs differ by more than 20% (judged only "
-	  "by diagnose --peer)", nd_check_path_asymmetric },
+	  "(info unless a run confirms)", nd_check_tool_iperf3_single_threaded },
+	{ "path.asymmetric", "forward and reverse runs differ by more than 20% (traffic "
+	  "only)", nd_check_path_asymmetric },
 	/* bonds: ok "not a bond" on every other interface */
 	{ "bond.member_down", "bond members without link: the bond runs on fewer (or none)",
 	  nd_check_bond_member_down },
