@@ -149,9 +149,10 @@ bool nd_verdict_asymmetric(const struct nd_exp_set *set, struct nd_finding *fs, 
 	if (cause >= 0) {
 		nd_strlcpy(f->explained_by, fs[cause].id, sizeof(f->explained_by));
 		cJSON_AddStringToObject(e, "explained_by", fs[cause].id);
-		nd_verdict_set(f, ND_VERDICT_CONFIRMED, e, "%s is %.0f%% below %s, more than "
-			       "%.0f%%; %s is confirmed and limits %s only", slower, 100.0 * diff,
-			       faster, 100.0 * ASYMMETRY_SHARE, fs[cause].id, slower);
+		/* Read first as an effect, not as a second cause. */
+		nd_verdict_set(f, ND_VERDICT_CONFIRMED, e, "explained by %s (confirmed, it limits "
+			       "%s only): %s is %.0f%% below %s", fs[cause].id, slower, slower,
+			       100.0 * diff, faster);
 	} else {
 		nd_verdict_set(f, ND_VERDICT_CONFIRMED, e, "%s is %.0f%% below %s, more than %.0f%%",
 			       slower, 100.0 * diff, faster, 100.0 * ASYMMETRY_SHARE);

@@ -93,6 +93,7 @@ test_expect_success 'the same in text: the effect is info, not a second warning'
 	test $rc -le 2 &&
 	grep -q "^\[WARN\] qdisc.rate_limit " report.txt &&
 	! grep -q "^\[WARN\] path.asymmetric" report.txt &&
+	grep -q "^  confirmed  *path.asymmetric: explained by qdisc.rate_limit " report.txt &&
 	grep -A2 "^\[INFO\] path.asymmetric " report.txt >asym.txt &&
 	tr "\n" " " <asym.txt | sed "s/  */ /g" | grep -q "explained by qdisc.rate_limit" &&
 	! awk "length > 80" report.txt | grep -q .

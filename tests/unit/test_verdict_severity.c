@@ -305,6 +305,9 @@ static void test_asymmetry_explained_by_egress_shaper(void **state)
 	assert_non_null(strstr(fs[1].title, "forward (here to peer) is slower"));
 	assert_non_null(strstr(fs[1].title, "explained by qdisc.rate_limit"));
 	assert_true(strlen(fs[1].title) < ND_TITLE_LEN - 1);
+	/* the Suspects line reads as an effect first */
+	assert_non_null(strstr(cJSON_GetObjectItem(fs[1].experiment, "reason")->valuestring,
+			       "explained by qdisc.rate_limit (confirmed, it limits forward only)"));
 
 	report = report_of(fs, 2, &facts);
 	assert_int_equal(nd_report_exit_code(report), ND_EXIT_WARNING);	/* the shaper */
