@@ -52,6 +52,11 @@ struct nd_finding {
 	char ceiling_source[24];		/* "pcie", "wire", "shaping", "window" */
 	enum nd_verdict verdict;
 	cJSON *experiment;			/* object or NULL, owned */
+	/* The verdict changed the severity (a refuted suspect is info, a
+	 * confirmed tool.* finding a warning): what the check had said. */
+	bool severity_by_verdict;
+	enum nd_severity severity_before_verdict;
+	char explained_by[48];			/* the confirmed cause of this effect, "" none */
 	struct nd_fix_hint fix;
 };
 

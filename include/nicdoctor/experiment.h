@@ -162,19 +162,57 @@ void nd_exp_peer_message(const struct nd_exp_set *set, int err, char *buf, size_
 
 /* --- verdict.c (pure) --- */
 
-/* Judge every suspect (warning or critical, not skipped) against the
- * runs: verdict and an `experiment` object per finding.  Findings no
- * experiment speaks to stay untested.  Fills *ret_summary. */
+/* Judge every suspect (warning or critical as the check said, or a
+ * tool.* info; not skipped) against the runs: verdict and an `experiment`
+ * object per finding, then the severity the verdict gives
+ * (nd_verdicts_apply_severity).  Findings no experiment speaks to stay
+ * untested.  Fills *ret_summary. */
 void nd_verdicts_decide(struct nd_finding *findings, unsigned n_findings,
 			const struct nd_exp_set *set, struct nd_exp_summary *ret_summary);
 
-/* Forward and reverse differing by more than the tolerance: fill f as
- * the path.asymmetric finding (confirmed) and return true. */
-bool nd_verdict_asymmetric(const struct nd_exp_set *set, struct nd_finding *f);
+/* A window finding's ceiling in each run: window / that run's min RTT. */
+#define ND_WINDOW_STABLE_RATIO 1.25	/* stable: highest / lowest at most this */
+struct nd_window_measure {
+	double window_bytes;
+	unsigned runs;			/* runs with a measured RTT */
+	double rtt_low_usec, rtt_high_usec;
+	double low_mbps, high_mbps;	/* at the longest and the shortest min RTT */
+	bool stable;
+};
+/* 0, or -ENODATA when the finding has no window or no run an RTT. */
+int nd_verdict_window_measure(const struct nd_finding *f, const struct nd_exp_set *set,
+			      struct nd_window_measure *ret);
 
-/* window / RTT of a window finding with the measured RTT (Mbit/s), < 0
- * when the finding or the runs give no number. */
+/* window / the measured RTT of a window finding (Mbit/s), < 0 when the
+ * finding or the runs give no number or the runs disagree (not stable). */
 double nd_verdict_window_ceiling_mbps(const struct nd_finding *f, const struct nd_exp_set *set);
+/* The same, with the report ceiling's detail: it names the check only
+ * when the check judged the window a problem (warning or worse after the
+ * verdicts), else the sysctl. */
+double nd_verdict_window_ceiling_detail(const struct nd_finding *f, const struct nd_exp_set *set,
+					char *detail, size_t size);
+
+/* --- verdict_severity.c (pure) --- */
+
+/* tool.*: info until a run confirms it (then a warning). */
+bool nd_finding_info_until_confirmed(const struct nd_finding *f);
+/* The severity the check gave, before any verdict changed it. */
+enum nd_severity nd_finding_check_severity(const struct nd_finding *f);
+/* Severity from the verdict (nd_verdicts_decide does it for all): a
+ * refuted warning or critical is info, a confirmed tool.* a warning;
+ * severity_before_verdict keeps the check's.  Again after a verdict
+ * changes (the ports together), from the check's severity. */
+void nd_verdict_apply_severity(struct nd_finding *f);
+void nd_verdicts_apply_severity(struct nd_finding *findings, unsigned n);
+
+/* path.asymmetric (a registered check that only traffic judges), in
+ * place among the findings: forward and reverse differing by more than
+ * the tolerance is a confirmed warning naming the slower direction, info
+ * and explained_by when a confirmed cause limits that direction only (an
+ * egress shaper: qdisc.rate_limit); within it, ok.  Returns true when
+ * asymmetric.  After nd_verdicts_decide. */
+bool nd_verdict_asymmetric(const struct nd_exp_set *set, struct nd_finding *findings,
+			   unsigned n_findings);
 
 /* --- summary.c (pure) --- */
 

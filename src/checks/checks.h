@@ -34,6 +34,7 @@ void nd_check_nic_rx_dropped(const struct nd_facts *facts, struct nd_finding *f)
 void nd_check_qdisc_rate_limit(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_cpu_governor_powersave(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_tool_iperf3_single_threaded(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_path_asymmetric(const struct nd_facts *facts, struct nd_finding *f);
 
 /* bonds (checks/bond_*.c) */
 void nd_check_bond_member_down(const struct nd_facts *facts, struct nd_finding *f);

@@ -60,8 +60,10 @@ const struct nd_check nd_checks[] = {
 	  nd_check_qdisc_rate_limit },
 	{ "cpu.governor_powersave", "a power-saving cpufreq governor on the CPUs serving "
 	  "the NIC", nd_check_cpu_governor_powersave },
-	{ "tool.iperf3_single_threaded", "iperf3 before 3.16 runs all -P streams on one core",
-	  nd_check_tool_iperf3_single_threaded },
+	{ "tool.iperf3_single_threaded", "iperf3 before 3.16 runs all -P streams on one core "
+	  "(info unless a run confirms)", nd_check_tool_iperf3_single_threaded },
+	{ "path.asymmetric", "forward and reverse runs differ by more than 20% (traffic "
+	  "only)", nd_check_path_asymmetric },
 	/* bonds: ok "not a bond" on every other interface */
 	{ "bond.member_down", "bond members without link: the bond runs on fewer (or none)",
 	  nd_check_bond_member_down },

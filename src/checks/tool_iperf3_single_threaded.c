@@ -2,7 +2,8 @@
  * tool_iperf3_single_threaded.c - tool.iperf3_single_threaded: iperf3
  * before 3.16 runs every -P stream in one thread, so one core's speed caps
  * the whole test and the NIC gets blamed for the tool.
- * 3.16 (December 2023) gave each stream its own thread.
+ * 3.16 (December 2023) gave each stream its own thread.  Info: only a run
+ * against a peer can confirm a per-core limit (then a warning).
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +42,10 @@ void nd_check_tool_iperf3_single_threaded(const struct nd_facts *facts, struct n
 			       tools->iperf3_version);
 		return;
 	}
-	nd_finding_set(f, ND_SEV_WARNING, "iperf3 %s is single-threaded: all -P streams share "
+	/* Info: the installed tool is not the NIC's problem until someone
+	 * measures with it; a run that shows a per-core limit (one stream
+	 * far below many, a CPU saturated) makes it a warning (verdict.c). */
+	nd_finding_set(f, ND_SEV_INFO, "iperf3 %s is single-threaded: all -P streams share "
 		       "one core, so it can measure the CPU instead of the NIC",
 		       tools->iperf3_version);
 	nd_finding_fix(f, "tool", "nicdoctor bench -c HOST -P 4");

@@ -44,13 +44,11 @@ static void add_window_ceilings(struct nd_report *report, const struct nd_exp_se
 {
 	for (unsigned i = 0; i < report->n_findings; i++) {
 		const struct nd_finding *f = &report->findings[i];
-		double mbps = nd_verdict_window_ceiling_mbps(f, set);
 		char detail[160];
+		double mbps = nd_verdict_window_ceiling_detail(f, set, detail, sizeof(detail));
 
 		if (mbps < 0 || strncmp(f->id, "sysctl.", 7) != 0)
 			continue;
-		snprintf(detail, sizeof(detail), "%s: autotuned window / the measured RTT, per "
-			 "TCP connection", f->id);
 		nd_report_add_ceiling(report, "window", mbps, detail);
 	}
 }
@@ -172,7 +170,6 @@ void nd_diagnose_traffic(const struct nd_diag_traffic *t, struct nd_diagnosis *d
 	 * baseline does not), nor to its wire. */
 	bool other_path = t->peer_host && t->route &&
 			  !nd_route_matches(t->route, d->facts->ifname);
-	struct nd_finding asym;
 	char msg[400];
 	int r;
 
@@ -193,8 +190,8 @@ void nd_diagnose_traffic(const struct nd_diag_traffic *t, struct nd_diagnosis *d
 	window_over_runs(d);
 	nd_verdicts_decide(report->findings, other_path ? 0 : report->n_findings, &d->set,
 			   &d->sum);
-	if (!other_path && nd_verdict_asymmetric(&d->set, &asym))
-		nd_report_add_finding(report, &asym);
+	if (!other_path)
+		nd_verdict_asymmetric(&d->set, report->findings, report->n_findings);
 	add_cpu_ceiling(report, &d->set);
 	if (!other_path)
 		add_window_ceilings(report, &d->set);

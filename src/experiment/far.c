@@ -113,6 +113,13 @@ static void write_back(cJSON *report, const struct nd_finding *fs, unsigned n)
 				continue;
 			cJSON_DeleteItemFromObjectCaseSensitive(f, "verdict");
 			cJSON_AddStringToObject(f, "verdict", nd_verdict_name(fs[i].verdict));
+			if (fs[i].severity_by_verdict) {	/* as in our own findings */
+				cJSON_ReplaceItemInObjectCaseSensitive(
+					f, "severity",
+					cJSON_CreateString(nd_severity_name(fs[i].severity)));
+				cJSON_AddStringToObject(f, "severity_before_verdict",
+							nd_severity_name(fs[i].severity_before_verdict));
+			}
 			cJSON_DeleteItemFromObjectCaseSensitive(f, "experiment");
 			cJSON_AddItemToObject(f, "experiment", fs[i].experiment ?
 					      cJSON_Duplicate(fs[i].experiment, 1) :

@@ -287,11 +287,13 @@ void nd_group_apply(const struct nd_group *g, struct nd_finding *findings, unsig
 		struct nd_finding *f = &findings[i];
 
 		if (!f->id || strcmp(f->id, "pcie.slot_too_slow") || f->skipped ||
-		    f->severity < ND_SEV_WARNING || g->verdict == ND_VERDICT_UNTESTED)
+		    nd_finding_check_severity(f) < ND_SEV_WARNING ||
+		    g->verdict == ND_VERDICT_UNTESTED)
 			continue;
 		cJSON_Delete(f->experiment);
 		f->experiment = experiment_json(g);
 		f->verdict = g->verdict;
+		nd_verdict_apply_severity(f);	/* from the check's, again */
 	}
 }
 

@@ -14,7 +14,8 @@
  *              ceiling recomputed from the measured RTT (window / RTT).
  *   cpu      - queues, RPS, IRQs: one CPU pegged mostly in softirq while
  *              the others idle, below the wire; refuted when spread.
- *   per-flow - one stream far below many (a single-threaded tool).
+ *   per-flow - one stream far below many with a CPU saturated while it
+ *              ran (a per-core limit: a single-threaded tool).
  *   drops    - the counters that moved during the runs.
  */
 #include <math.h>
@@ -78,8 +79,13 @@ static const struct {
 
 enum nd_suspect_kind nd_suspect_kind_of(const struct nd_finding *f, enum nd_suspect_dir *ret_dir)
 {
+	enum nd_severity sev = nd_finding_check_severity(f);
+
 	*ret_dir = ND_DIR_BOTH;
-	if (!f->id || f->skipped || f->severity < ND_SEV_WARNING)
+	/* What the check said, not what a verdict made of it; a tool.*
+	 * finding is info until a run confirms it, and a suspect all the same. */
+	if (!f->id || f->skipped ||
+	    (sev < ND_SEV_WARNING && !(sev == ND_SEV_INFO && nd_finding_info_until_confirmed(f))))
 		return ND_SUSPECT_NONE;
 	for (size_t i = 0; i < sizeof(suspect_table) / sizeof(suspect_table[0]); i++) {
 		if (strcmp(f->id, suspect_table[i].id) == 0) {
@@ -167,6 +173,43 @@ static cJSON *ceiling_experiment(const struct ceiling_item *c, const char *sourc
 	return e;
 }
 
+/*
+ * The window ceiling a measurement is held to: the runs' when they agree
+ * (within ND_WINDOW_STABLE_RATIO).  When they vary (a shaper's queue moved
+ * the RTT), a measurement clearly above the highest or clearly below the
+ * lowest still says plainly whether the window limits; in between nothing
+ * is attributed (ret_varied, with its experiment set on f).
+ */
+static double window_ceiling_for(struct nd_finding *f, const struct nd_exp_set *set,
+				 const struct ceiling_item *c, bool *ret_varied)
+{
+	struct nd_window_measure m;
+	cJSON *e;
+
+	*ret_varied = false;
+	if (nd_verdict_window_measure(f, set, &m) < 0)
+		return -1;
+	if (m.stable || c->measured_mbps > m.high_mbps * ABOVE_CEILING_SHARE)
+		return m.high_mbps;
+	if (c->measured_mbps < m.low_mbps * AT_CEILING_LOW_SHARE)
+		return m.low_mbps;
+	*ret_varied = true;
+	e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "kind", "ceiling");
+	cJSON_AddStringToObject(e, "run", c->run);
+	cJSON_AddNumberToObject(e, "measured_mbps", round1(c->measured_mbps));
+	cJSON_AddNullToObject(e, "ceiling_mbps");
+	cJSON_AddNumberToObject(e, "window_ceiling_low_mbps", round1(m.low_mbps));
+	cJSON_AddNumberToObject(e, "window_ceiling_high_mbps", round1(m.high_mbps));
+	cJSON_AddNumberToObject(e, "min_rtt_low_usec", round1(m.rtt_low_usec));
+	cJSON_AddNumberToObject(e, "min_rtt_high_usec", round1(m.rtt_high_usec));
+	cJSON_AddNumberToObject(e, "stable_within_ratio", ND_WINDOW_STABLE_RATIO);
+	nd_verdict_set(f, ND_VERDICT_INCONCLUSIVE, e, "the window / RTT ceiling varied across "
+		       "the runs, %.0f to %.0f Mbit/s (min RTT %.0f to %.0f us): not attributed",
+		       m.low_mbps, m.high_mbps, m.rtt_low_usec, m.rtt_high_usec);
+	return -1;
+}
+
 /* Ceiling and window suspects, each with its number; returns how many. */
 static unsigned collect_ceilings(struct nd_finding *fs, unsigned n, const struct nd_exp_set *set,
 				 struct ceiling_item *items)
@@ -183,7 +226,6 @@ static unsigned collect_ceilings(struct nd_finding *fs, unsigned n, const struct
 		memset(c, 0, sizeof(*c));
 		c->index = i;
 		if (kind == ND_SUSPECT_WINDOW) {
-			c->ceiling_mbps = nd_verdict_window_ceiling_mbps(&fs[i], set);
 			c->measured_mbps = nd_verdict_per_flow_mbps(set, dir, &c->run);
 		} else {
 			c->ceiling_mbps = fs[i].ceiling_mbps;
@@ -191,6 +233,13 @@ static unsigned collect_ceilings(struct nd_finding *fs, unsigned n, const struct
 		}
 		if (c->measured_mbps < 0)
 			continue;	/* the run did not happen: stays untested */
+		if (kind == ND_SUSPECT_WINDOW) {
+			bool varied;
+
+			c->ceiling_mbps = window_ceiling_for(&fs[i], set, c, &varied);
+			if (varied)
+				continue;
+		}
 		if (!(c->ceiling_mbps > 0)) {
 			cJSON *e = cJSON_CreateObject();
 
@@ -371,16 +420,24 @@ void nd_cpu_load_of(const struct nd_exp_run *run, struct nd_cpu_load *ret)
 
 /* --- one stream against many --- */
 
+/*
+ * A per-core limit (what a single-threaded tool meets) shows as one
+ * stream far below many AND a CPU saturated while that one stream ran:
+ * one stream below many with every core idle is a per-connection limit
+ * (a window, the path), not the core a tool's threads would share.
+ */
 static void judge_per_flow(struct nd_finding *f, const struct nd_exp_set *set)
 {
 	const struct nd_exp_run *one = nd_exp_run_get(set, ND_RUN_FORWARD_ONE);
 	const struct nd_exp_run *many = nd_exp_run_get(set, ND_RUN_FORWARD_MANY);
+	struct nd_cpu_load load;
 	double share;
 	cJSON *e;
 
 	if (!one || !many || many->mbps <= 0)
 		return;
 	share = one->mbps / many->mbps;
+	nd_cpu_load_of(one, &load);
 	e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "kind", "per_flow");
 	cJSON_AddNumberToObject(e, "one_stream_mbps", round1(one->mbps));
@@ -388,17 +445,33 @@ static void judge_per_flow(struct nd_finding *f, const struct nd_exp_set *set)
 	cJSON_AddNumberToObject(e, "streams", many->streams);
 	cJSON_AddNumberToObject(e, "one_share_pct", round1(100.0 * share));
 	cJSON_AddNumberToObject(e, "far_below_pct", 100.0 * SINGLE_FLOW_FAR_BELOW_SHARE);
-	if (share < SINGLE_FLOW_FAR_BELOW_SHARE)
-		nd_verdict_set(f, ND_VERDICT_CONFIRMED, e, "one stream moves %.0f Mbit/s, %.0f%% "
-			       "of %d streams' %.0f: a per-flow limit", one->mbps, 100.0 * share,
-			       many->streams, many->mbps);
-	else if (share >= SINGLE_FLOW_SAME_SHARE)
+	if (load.top >= 0) {
+		cJSON_AddNumberToObject(e, "one_stream_busiest_cpu", one->cpus[load.top].cpu);
+		cJSON_AddNumberToObject(e, "one_stream_busy_pct",
+					round1(one->cpus[load.top].busy_pct));
+	} else {
+		cJSON_AddNullToObject(e, "one_stream_busy_pct");
+	}
+	cJSON_AddNumberToObject(e, "saturated_from_pct", CPU_SATURATED_BUSY_PCT);
+	if (share >= SINGLE_FLOW_SAME_SHARE)
 		nd_verdict_set(f, ND_VERDICT_REFUTED, e, "one stream moves %.0f Mbit/s, %.0f%% of "
 			       "%d streams' %.0f: no per-flow limit", one->mbps, 100.0 * share,
 			       many->streams, many->mbps);
-	else
+	else if (share >= SINGLE_FLOW_FAR_BELOW_SHARE)
 		nd_verdict_set(f, ND_VERDICT_INCONCLUSIVE, e, "one stream moves %.0f%% of what %d "
 			       "streams do", 100.0 * share, many->streams);
+	else if (load.top < 0)
+		nd_verdict_set(f, ND_VERDICT_INCONCLUSIVE, e, "one stream moves %.0f%% of what %d "
+			       "streams do; no per-CPU load measured", 100.0 * share, many->streams);
+	else if (load.pegged)
+		nd_verdict_set(f, ND_VERDICT_CONFIRMED, e, "one stream moves %.0f Mbit/s, %.0f%% "
+			       "of %d streams' %.0f, with CPU %d %.0f%% busy: a per-core limit",
+			       one->mbps, 100.0 * share, many->streams, many->mbps,
+			       one->cpus[load.top].cpu, one->cpus[load.top].busy_pct);
+	else
+		nd_verdict_set(f, ND_VERDICT_INCONCLUSIVE, e, "one stream moves %.0f%% of what %d "
+			       "streams do, but no CPU was saturated (the busiest %.0f%%): not one "
+			       "core", 100.0 * share, many->streams, one->cpus[load.top].busy_pct);
 }
 
 void nd_verdicts_decide(struct nd_finding *fs, unsigned n, const struct nd_exp_set *set,
@@ -430,4 +503,5 @@ void nd_verdicts_decide(struct nd_finding *fs, unsigned n, const struct nd_exp_s
 	judge_ceilings(fs, n, set);
 	refute_explained(fs, n);
 	nd_verdict_binding(fs, n, set, ret);
+	nd_verdicts_apply_severity(fs, n);
 }

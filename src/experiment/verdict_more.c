@@ -1,9 +1,10 @@
 /*
  * verdict_more.c - the rest of the pure verdict logic: drop and squeeze
  * counters during the runs, the window ceiling at the measured RTT, the
- * binding bottleneck for the headline, and path.asymmetric (forward and
- * reverse differ).  No I/O; unit tested with verdict.c.
+ * binding bottleneck for the headline.  No I/O; unit tested with
+ * verdict.c.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,16 +12,8 @@
 #include "nicdoctor/experiment.h"
 #include "verdict_int.h"
 
-/* Forward and reverse differing by more than a fifth is more than run
- * noise and TCP's direction-dependent ACK cost: the path is asymmetric. */
-#define ASYMMETRY_SHARE 0.20
 /* Line rate "reached" for the headline: within 10% of the wire goodput. */
 #define HEADLINE_WIRE_SHARE 0.90
-
-static double round1(double v)
-{
-	return round(v * 10.0) / 10.0;
-}
 
 struct counter_sum {
 	bool valid;
@@ -109,29 +102,70 @@ double nd_verdict_per_flow_mbps(const struct nd_exp_set *set, enum nd_suspect_di
 	return run ? run->mbps : -1;
 }
 
-/* The lowest RTT our sending sockets saw: the path without the queue a
- * bulk run builds, which would make any window look like the limit. */
-static double path_rtt_usec(const struct nd_exp_set *set)
+/*
+ * The window ceiling of each run: window / the lowest RTT our sending
+ * sockets saw in it (the path without the queue a bulk run builds, which
+ * would make any window look like the limit).  A queue that stays full
+ * (a shaper's) raises even that minimum, by a different amount each run:
+ * then the runs disagree, and the ceiling is nobody's to cite.
+ */
+int nd_verdict_window_measure(const struct nd_finding *f, const struct nd_exp_set *set,
+			      struct nd_window_measure *ret)
 {
-	double best = 0;
+	const cJSON *w = cJSON_GetObjectItem(f->evidence, "autotune_window_bytes");
 
+	memset(ret, 0, sizeof(*ret));
+	if (!cJSON_IsNumber(w) || w->valuedouble <= 0)
+		return -ENODATA;
+	ret->window_bytes = w->valuedouble;
 	for (int k = 0; k < ND_RUN_KINDS; k++) {
 		const struct nd_exp_run *run = nd_exp_run_get(set, (enum nd_exp_run_kind)k);
+		double rtt = run ? run->min_rtt_usec : 0;
 
-		if (run && run->min_rtt_usec > 0 && (best == 0 || run->min_rtt_usec < best))
-			best = run->min_rtt_usec;
+		if (!(rtt > 0))
+			continue;
+		if (!ret->runs || rtt < ret->rtt_low_usec)
+			ret->rtt_low_usec = rtt;
+		if (!ret->runs || rtt > ret->rtt_high_usec)
+			ret->rtt_high_usec = rtt;
+		ret->runs++;
 	}
-	return best;
+	if (!ret->runs)
+		return -ENODATA;
+	/* bits per usec = Mbit/s */
+	ret->high_mbps = ret->window_bytes * 8.0 / ret->rtt_low_usec;
+	ret->low_mbps = ret->window_bytes * 8.0 / ret->rtt_high_usec;
+	ret->stable = ret->high_mbps <= ND_WINDOW_STABLE_RATIO * ret->low_mbps;
+	return 0;
 }
 
 double nd_verdict_window_ceiling_mbps(const struct nd_finding *f, const struct nd_exp_set *set)
 {
-	const cJSON *w = cJSON_GetObjectItem(f->evidence, "autotune_window_bytes");
-	double rtt = path_rtt_usec(set);
+	struct nd_window_measure m;
 
-	if (!cJSON_IsNumber(w) || w->valuedouble <= 0 || rtt <= 0)
+	if (nd_verdict_window_measure(f, set, &m) < 0 || !m.stable)
 		return -1;
-	return w->valuedouble * 8.0 / rtt;	/* bits per usec = Mbit/s */
+	return m.high_mbps;
+}
+
+double nd_verdict_window_ceiling_detail(const struct nd_finding *f, const struct nd_exp_set *set,
+					char *detail, size_t size)
+{
+	double mbps = nd_verdict_window_ceiling_mbps(f, set);
+	bool send = cJSON_GetObjectItem(f->evidence, "tcp_wmem") != NULL;
+
+	if (mbps < 0)
+		return -1;
+	/* Name the check only where it judged the window a problem and
+	 * the runs did not refute it. */
+	if (f->id && !f->skipped && f->severity >= ND_SEV_WARNING)
+		snprintf(detail, size, "%s: autotuned window / the measured RTT, per TCP "
+			 "connection", f->id);
+	else
+		snprintf(detail, size, "autotuned %s window (net.ipv4.tcp_%cmem max / 2) / the "
+			 "measured RTT, per TCP connection", send ? "send" : "receive",
+			 send ? 'w' : 'r');
+	return mbps;
 }
 
 static bool explains_many(const struct nd_finding *f)
@@ -163,46 +197,4 @@ void nd_verdict_binding(const struct nd_finding *fs, unsigned n, const struct nd
 	for (unsigned i = 0; i < n && ret->binding < 0; i++)
 		if (fs[i].verdict == ND_VERDICT_CONFIRMED && nd_suspect_explains_shortfall(&fs[i]))
 			ret->binding = (int)i;
-}
-
-bool nd_verdict_asymmetric(const struct nd_exp_set *set, struct nd_finding *f)
-{
-	const struct nd_exp_run *fwd = nd_exp_run_get(set, ND_RUN_FORWARD_MANY);
-	const struct nd_exp_run *rev = nd_exp_run_get(set, ND_RUN_REVERSE_MANY);
-	double high, low, diff;
-	bool reverse_slower;
-	cJSON *e;
-
-	if (set->mode != ND_EXP_PEER || !fwd || !rev)
-		return false;
-	high = fmax(fwd->mbps, rev->mbps);
-	low = fmin(fwd->mbps, rev->mbps);
-	if (high <= 0)
-		return false;
-	diff = (high - low) / high;
-	if (diff <= ASYMMETRY_SHARE)
-		return false;
-	reverse_slower = rev->mbps < fwd->mbps;
-	memset(f, 0, sizeof(*f));
-	f->id = "path.asymmetric";
-	f->severity = ND_SEV_WARNING;
-	f->ceiling_mbps = -1;
-	snprintf(f->title, sizeof(f->title), "%s is slower: %.0f Mbit/s against %.0f Mbit/s %s "
-		 "(%.0f%% less)", reverse_slower ? "reverse (peer to here)" : "forward (here to peer)",
-		 low, high, reverse_slower ? "forward" : "reverse", 100.0 * diff);
-	f->evidence = cJSON_CreateObject();
-	cJSON_AddNumberToObject(f->evidence, "forward_mbps", round1(fwd->mbps));
-	cJSON_AddNumberToObject(f->evidence, "reverse_mbps", round1(rev->mbps));
-	cJSON_AddStringToObject(f->evidence, "slower", reverse_slower ? "reverse" : "forward");
-	e = cJSON_CreateObject();
-	cJSON_AddStringToObject(e, "kind", "direction");
-	cJSON_AddNumberToObject(e, "forward_mbps", round1(fwd->mbps));
-	cJSON_AddNumberToObject(e, "reverse_mbps", round1(rev->mbps));
-	cJSON_AddStringToObject(e, "slower", reverse_slower ? "reverse" : "forward");
-	cJSON_AddNumberToObject(e, "difference_pct", round1(100.0 * diff));
-	cJSON_AddNumberToObject(e, "tolerance_pct", 100.0 * ASYMMETRY_SHARE);
-	nd_verdict_set(f, ND_VERDICT_CONFIRMED, e, "%s is %.0f%% below %s, more than %.0f%%",
-		       reverse_slower ? "reverse" : "forward", 100.0 * diff,
-		       reverse_slower ? "forward" : "reverse", 100.0 * ASYMMETRY_SHARE);
-	return true;
 }

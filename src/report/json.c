@@ -241,12 +241,18 @@ static cJSON *finding_json(const struct nd_finding *f)
 		cJSON_AddNullToObject(obj, "severity");
 	else
 		cJSON_AddStringToObject(obj, "severity", nd_severity_name(f->severity));
+	/* Only where a verdict changed it: what the check had said. */
+	if (!f->skipped && f->severity_by_verdict)
+		cJSON_AddStringToObject(obj, "severity_before_verdict",
+					nd_severity_name(f->severity_before_verdict));
 	cJSON_AddStringToObject(obj, "title", f->title);
 	cJSON_AddItemToObject(obj, "evidence", dup_or(f->evidence, cJSON_CreateObject()));
 	add_num_or_null(obj, "ceiling_mbps", f->ceiling_mbps >= 0, round_mbps(f->ceiling_mbps));
 	add_str_or_null(obj, "ceiling_source", f->ceiling_mbps >= 0, f->ceiling_source);
 	cJSON_AddStringToObject(obj, "verdict", nd_verdict_name(f->verdict));
 	cJSON_AddItemToObject(obj, "experiment", dup_or(f->experiment, cJSON_CreateNull()));
+	if (f->explained_by[0])	/* an effect of this confirmed cause */
+		cJSON_AddStringToObject(obj, "explained_by", f->explained_by);
 	cJSON_AddItemToObject(obj, "fix", fix_json(&f->fix));
 	cJSON_AddBoolToObject(obj, "skipped", f->skipped);
 	return obj;

@@ -126,6 +126,34 @@ static void test_load_spread_on_the_far_end_refutes(void **state)
 	free(set);
 }
 
+/* Both far CPUs idle: its one-RX-queue suspect is refuted, so in its
+ * report as in ours it is info and keeps what its check said. */
+static void test_refuted_far_suspect_is_info(void **state)
+{
+	struct nd_exp_set *set = peer_set(10, shared_view());
+	cJSON *bottleneck = NULL, *peer;
+	const cJSON *f, *key;
+	int keys = 0;
+
+	(void)state;
+	set_cpus(set->runs[ND_RUN_FORWARD_MANY].far_cpus,
+		 &set->runs[ND_RUN_FORWARD_MANY].far_cpus_count, 20, 10, 10);
+	peer = nd_far_peer_json(set, &bottleneck);
+	f = far_finding(peer, "queues.single");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(f, "verdict")), "refuted");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(f, "severity")), "info");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(f, "severity_before_verdict")),
+			    "warning");
+	/* one severity key, replaced, not added beside the old one */
+	cJSON_ArrayForEach(key, f)
+		keys += !strcmp(key->string, "severity");
+	assert_int_equal(keys, 1);
+	assert_null(bottleneck);
+	cJSON_Delete(peer);
+	nd_exp_set_release(set);
+	free(set);
+}
+
 static void test_declined_silent_and_error(void **state)
 {
 	static const char *const views[] = {
@@ -291,6 +319,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_receive_bottleneck_is_the_far_ends),
 		cmocka_unit_test(test_load_spread_on_the_far_end_refutes),
+		cmocka_unit_test(test_refuted_far_suspect_is_info),
 		cmocka_unit_test(test_declined_silent_and_error),
 		cmocka_unit_test(test_declined_reason),
 		cmocka_unit_test(test_plan_failures),

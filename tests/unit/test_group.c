@@ -207,9 +207,11 @@ static void test_together_failed(void **state)
 static void test_apply_and_port_ceiling(void **state)
 {
 	struct nd_facts *f = facts_pair("0000:03:00.0", "0000:03:00.1", 5, 4, 256);
+	/* each port alone refuted the slot (info by that verdict) */
 	struct nd_finding fs[3] = {
-		{ .id = "pcie.slot_too_slow", .severity = ND_SEV_WARNING, .ceiling_mbps = 7314,
-		  .ceiling_source = "pcie" },
+		{ .id = "pcie.slot_too_slow", .severity = ND_SEV_INFO, .ceiling_mbps = 7314,
+		  .ceiling_source = "pcie", .verdict = ND_VERDICT_REFUTED,
+		  .severity_by_verdict = true, .severity_before_verdict = ND_SEV_WARNING },
 		{ .id = "qdisc.rate_limit", .severity = ND_SEV_WARNING, .ceiling_mbps = 8000,
 		  .ceiling_source = "shaping" },
 		{ .id = "link.speed_below_max", .severity = ND_SEV_OK,
@@ -228,6 +230,9 @@ static void test_apply_and_port_ceiling(void **state)
 	nd_group_judge(&g);
 	nd_group_apply(&g, fs, 3);
 	assert_int_equal(fs[0].verdict, ND_VERDICT_CONFIRMED);
+	/* together they confirm it: the check's warning again */
+	assert_int_equal(fs[0].severity, ND_SEV_WARNING);
+	assert_false(fs[0].severity_by_verdict);
 	e = cJSON_GetObjectItem(fs[0].experiment, "measured_mbps");
 	assert_true(cJSON_IsNumber(e) && e->valuedouble == 14200);
 	assert_int_equal(fs[1].verdict, ND_VERDICT_UNTESTED);

@@ -221,12 +221,16 @@ static void test_per_flow(void **state)
 	static const double one_mbps[3] = { 2000, 7000, 5600 };
 	static const enum nd_verdict want[3] = { ND_VERDICT_CONFIRMED, ND_VERDICT_REFUTED,
 						 ND_VERDICT_INCONCLUSIVE };
+	static const double busy[4] = { 97, 20, 15, 10 }, soft[4] = { 10, 5, 5, 5 };
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
 		struct nd_exp_set *set = peer_set(8000, one_mbps[i], 8000);
 		struct nd_exp_summary sum;
 		struct nd_finding f;
+
+		/* one core saturated while the one stream ran */
+		cpus(&set->runs[ND_RUN_FORWARD_ONE], busy, soft);
 
 		finding(&f, "tool.iperf3_single_threaded", ND_SEV_WARNING);
 		nd_verdicts_decide(&f, 1, set, &sum);
@@ -372,17 +376,21 @@ static void test_asymmetric(void **state)
 	struct nd_finding f;
 
 	(void)state;
-	assert_true(nd_verdict_asymmetric(set, &f));
+	finding(&f, "path.asymmetric", ND_SEV_OK);
+	assert_true(nd_verdict_asymmetric(set, &f, 1));
 	assert_string_equal(f.id, "path.asymmetric");
 	assert_int_equal(f.verdict, ND_VERDICT_CONFIRMED);
+	assert_int_equal(f.severity, ND_SEV_WARNING);
 	assert_string_equal(cJSON_GetObjectItem(f.evidence, "slower")->valuestring, "reverse");
 	assert_non_null(strstr(f.title, "reverse (peer to here) is slower"));
-	nd_finding_free(&f);
 	set->runs[ND_RUN_REVERSE_MANY].mbps = 7500;	/* 17% apart: within tolerance */
-	assert_false(nd_verdict_asymmetric(set, &f));
+	assert_false(nd_verdict_asymmetric(set, &f, 1));
+	assert_int_equal(f.severity, ND_SEV_OK);
+	assert_int_equal(f.verdict, ND_VERDICT_UNTESTED);
+	assert_null(f.experiment);
 	set->runs[ND_RUN_REVERSE_MANY].mbps = 9500;
 	set->runs[ND_RUN_FORWARD_MANY].mbps = 6000;
-	assert_true(nd_verdict_asymmetric(set, &f));
+	assert_true(nd_verdict_asymmetric(set, &f, 1));
 	assert_string_equal(cJSON_GetObjectItem(f.evidence, "slower")->valuestring, "forward");
 	nd_finding_free(&f);
 	free(set);
@@ -403,7 +411,7 @@ static void test_loopback_judges_nothing(void **state)
 	with_ceiling(&f, "pcie", 3662);
 	nd_verdicts_decide(&f, 1, set, &sum);
 	assert_int_equal(f.verdict, ND_VERDICT_UNTESTED);
-	assert_false(nd_verdict_asymmetric(set, &f));
+	assert_false(nd_verdict_asymmetric(set, &f, 1));
 	tp = nd_exp_throughput_json(set, &sum, &f, 1, NULL, 0);
 	assert_string_equal(cJSON_GetObjectItem(tp, "mode")->valuestring, "loopback");
 	assert_true(cJSON_GetObjectItem(tp, "host_capacity_mbps")->valuedouble == 25000);
