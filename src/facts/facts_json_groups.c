@@ -139,6 +139,7 @@ static const struct nd_jfield pci_fields[] = {
 	ND_JF_BOOL(S, no_device), ND_JF_SUB(S, dev, pcie_link_fields), ND_JF_INT(S, numa_node),
 	ND_JF_ARR(S, upstream, ND_J_ARR_OBJ, n_upstream, pcie_link_fields),
 	ND_JF_ARR(S, siblings, ND_J_ARR_OBJ, n_siblings, pcie_link_fields),
+	ND_JF_STR(S, kernel_said), ND_JF_STR(S, kernel_source), ND_JF_STR(S, kernel_disagrees),
 	ND_JF_END
 };
 #undef S
