@@ -161,6 +161,9 @@ struct nd_pcie_link {
 	unsigned mps_bytes;		/* DevCtl max payload in use, 0 unknown */
 	unsigned mps_cap_bytes;		/* DevCap max payload supported */
 	bool from_sysfs;		/* current_link_* used: config space closed */
+	/* LnkCap not recorded: a kernel log line (ixgbe's "(Speed:5.0GT/s,
+	 * Width: x4") said the trained link only; cap_* repeat sta_*. */
+	bool cap_from_sta;
 };
 
 struct nd_pci {

@@ -91,6 +91,10 @@ void nd_check_pcie_link_downgraded(const struct nd_facts *facts, struct nd_findi
 	}
 	if (!pci->dev.link_known)
 		return nd_finding_unknown(f, "pcie link (LnkCap/LnkSta)", pci->dev.link_reason);
+	if (pci->dev.cap_from_sta)
+		return nd_finding_unknown(f, "pcie link capability (LnkCap)",
+					  "the kernel's log gives the trained link only, not what "
+					  "the card can do");
 	if (!pci->dev.sta_width || pci->dev.sta_gts <= 0)
 		return nd_finding_unknown(f, "pcie link status",
 					  "LnkSta reports no trained link (a virtual function "

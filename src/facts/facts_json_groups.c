@@ -130,6 +130,7 @@ static const struct nd_jfield pcie_link_fields[] = {
 	ND_JF_DOUBLE(S, cap_gts), ND_JF_DOUBLE(S, sta_gts),
 	ND_JF_UINT(S, cap_width), ND_JF_UINT(S, sta_width), ND_JF_DOUBLE(S, cap2_max_gts),
 	ND_JF_UINT(S, mps_bytes), ND_JF_UINT(S, mps_cap_bytes), ND_JF_BOOL(S, from_sysfs),
+	ND_JF_BOOL(S, cap_from_sta),
 	ND_JF_END
 };
 #undef S

@@ -201,6 +201,7 @@ static int fill_one(const struct nd_root *root, const char *address, struct nd_p
 static const char *const kernel_logs[] = {
 	"sos_commands/kernel/dmesg", "var/log/dmesg", "sos_commands/logs/journalctl_--no-pager",
 	"sos_commands/logs/journalctl_--no-pager_--catalog_--boot", "boot.txt",
+	"var/log/kern.log", "var/log/messages",
 };
 
 /* The last verdict on `address` in the first kernel log holding one. */
@@ -238,6 +239,8 @@ static void link_from_kernel(const struct nd_kernel_pcie *k, struct nd_pcie_link
 	link->sta_width = k->width;
 	link->cap_gts = k->cap_gts > 0 ? k->cap_gts : k->gts;
 	link->cap_width = k->cap_width ? k->cap_width : k->width;
+	/* "limited by" without "capable of" (cut short), or ixgbe's line. */
+	link->cap_from_sta = k->limited ? !k->cap_width : k->avail_gbps <= 0;
 }
 
 static bool same_gts(double a, double b)

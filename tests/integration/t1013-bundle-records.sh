@@ -11,6 +11,11 @@ BLIND="$FIXTURES/blind"
 jget() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
+# the fix commands of finding ID in the report FILE, one a line
+fix_commands() {
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+print(chr(10).join([f for f in d[\"findings\"] if f[\"id\"] == sys.argv[2]][0][\"fix\"][\"commands\"]))" "$1" "$2"
+}
 # evidence KEY of finding ID in the report FILE
 evidence() {
 	jget "$1" "[f[\"evidence\"].get(\"$3\") for f in d[\"findings\"] if f[\"id\"] == \"$2\"][0]"
@@ -52,7 +57,11 @@ test_expect_success 'no lspci, no config space: PCIe from the kernel log, its wo
 	test "$(nd_severity pcie.slot_too_slow <x520.json)" = warning &&
 	test "$(evidence x520.json pcie.slot_too_slow ports_counted)" = "['"'"'0000:82:00.0'"'"', '"'"'0000:82:00.1'"'"']" &&
 	test "$(evidence x520.json pcie.slot_too_slow kernel_said)" = "ixgbe 0000:82:00.0: (Speed:5.0GT/s, Width: x4, Encoding Loss:20%)" &&
-	test "$(evidence x520.json pcie.slot_too_slow kernel_said_in)" = "sos_commands/kernel/dmesg line 1"
+	test "$(evidence x520.json pcie.slot_too_slow kernel_said_in)" = "sos_commands/kernel/dmesg line 1" &&
+	fix_commands x520.json pcie.slot_too_slow >fix &&
+	grep -q "^# move the card to a slot with more lanes or a higher speed" fix &&
+	test "$(nd_severity pcie.link_downgraded <x520.json)" = unknown &&
+	test "$(evidence x520.json pcie.link_downgraded reason)" = "the kernel'"'"'s log gives the trained link only, not what the card can do"
 '
 
 test_expect_success 'the generic line: the device is the prefix, the limit the port it names' '
