@@ -247,16 +247,17 @@ static bool ixgbe_line(struct nd_span line, const char *at, struct nd_kernel_pci
 	return read_width(&s, &k->width);
 }
 
-/* A line past the kernel's timestamp or the journal's "host kernel: ". */
+/* A line past the journal's or syslog's "DATE host kernel: " and the
+ * kernel's "[   12.345678]" timestamp. */
 static void keep_words(struct nd_span line, struct nd_kernel_pcie *k)
 {
-	const char *close = memchr(line.p, ']', line.len < 24 ? line.len : 24);
-	const char *kernel = nd_span_find(line, "kernel: ");
+	const char *kernel = nd_span_find(line, "kernel: "), *close;
 
+	if (kernel && kernel - line.p < 64)
+		line = nd_span_from(line, (size_t)(kernel + 8 - line.p));
+	close = memchr(line.p, ']', line.len < 24 ? line.len : 24);
 	if (line.len && line.p[0] == '[' && close)
 		line = nd_span_trim(nd_span_from(line, (size_t)(close + 1 - line.p)));
-	else if (kernel && kernel - line.p < 64)
-		line = nd_span_from(line, (size_t)(kernel + 8 - line.p));
 	nd_span_copy(line, k->words, sizeof(k->words));
 }
 

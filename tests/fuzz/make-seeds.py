@@ -133,6 +133,7 @@ def parsers():
     copy_files("fuzz_iplink_text", "raw/*ip_-*", "raw")
     copy_files("fuzz_tc_text", "raw/*tc_-s*", "raw")
     copy_files("fuzz_records", "raw/dmesg-*.txt", "dmesg")
+    copy_files("fuzz_records", "raw/syslog-*.txt", "syslog")
     copy_files("fuzz_records", "blind/raw/*dmesg*.txt", "blind")
     copy_files("fuzz_records", "raw/dpkg_-l-*.txt", "dpkg")
     copy_files("fuzz_records", "raw/rpm-*.txt", "rpm")

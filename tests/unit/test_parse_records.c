@@ -158,6 +158,31 @@ static void test_kernel_ixgbe(void **state)
 	free(t);
 }
 
+static void test_kernel_root_port_and_syslog(void **state)
+{
+	char *pi = raw("dmesg-82599-rpi-cm4-5gt-x1-limited-at-root-port.txt");
+	char *sys = raw("syslog-ixgbe-pfring-293-speed-5gt-x8.txt");
+	struct nd_kernel_pcie k;
+
+	(void)state;
+	/* A Pi's one lane: the limit is the root port 0000:00:00.0. */
+	assert_int_equal(nd_parse_kernel_pcie(pi, strlen(pi), "0000:01:00.0", &k), 0);
+	assert_true(k.limited);
+	assert_string_equal(k.limited_at, "0000:00:00.0");
+	assert_int_equal(k.width, 1);
+	assert_int_equal(k.cap_width, 8);
+	/* The second function's line is cut inside "bandwidth": no verdict. */
+	assert_int_equal(nd_parse_kernel_pcie(pi, strlen(pi), "0000:01:00.1", &k), -ENOENT);
+	/* A syslog line: "DATE host kernel: [ts] " goes before the words. */
+	assert_int_equal(nd_parse_kernel_pcie(sys, strlen(sys), "0000:06:00.1", &k), 0);
+	assert_int_equal(k.width, 8);
+	assert_int_equal(k.line, 3);
+	assert_string_equal(k.words, "ixgbe 0000:06:00.1: (Speed:5.0GT/s, Width: x8, "
+			    "Encoding Loss:20%)");
+	free(pi);
+	free(sys);
+}
+
 static void test_kernel_hostile(void **state)
 {
 	struct nd_kernel_pcie k;
@@ -188,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_limited),
 		cmocka_unit_test(test_kernel_unlimited),
 		cmocka_unit_test(test_kernel_ixgbe),
+		cmocka_unit_test(test_kernel_root_port_and_syslog),
 		cmocka_unit_test(test_kernel_hostile),
 	};
 
