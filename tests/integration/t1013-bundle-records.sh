@@ -116,6 +116,17 @@ test_expect_success 'a platform (SoC) device: no PCIe link, the checks do not ap
 	tr -s "\n " "  " <soc.txt | grep -q "eth2: its only interface, no default route recorded"
 '
 
+test_expect_success 'a platform device by its sys/class/net link (below sys/devices/platform)' '
+	cp -a "$BLIND/rpi-bcmgenet-clean" genet &&
+	mkdir -p genet/sys/class/net genet/sys/devices/platform/scb/fd580000.ethernet/net/end0 &&
+	ln -s ../../devices/platform/scb/fd580000.ethernet/net/end0 genet/sys/class/net/end0 &&
+	"$ND" diagnose end0 --sysroot genet --json >genet.json; test $? -le 2 &&
+	test "$(nd_severity pcie.link_downgraded <genet.json)" = ok &&
+	jget genet.json "[f[\"title\"] for f in d[\"findings\"] if f[\"id\"] == \"pcie.slot_too_slow\"][0]" >title &&
+	echo "platform device, no PCIe link" >expect &&
+	test_cmp expect title
+'
+
 test_expect_success 'two interfaces and no default route: still exit 3' '
 	cp -a soc two && cp two/sos_commands/networking/ethtool_-i_eth2 two/sos_commands/networking/ethtool_-i_eth3 &&
 	test_expect_code 3 "$ND" diagnose --sysroot two >out 2>err
