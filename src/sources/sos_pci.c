@@ -204,20 +204,32 @@ static const char *const kernel_logs[] = {
 	"var/log/kern.log", "var/log/messages",
 };
 
+/* The kernel logs of the bundle, each read once (a journal may be large)
+ * for the function and each of its siblings. */
+struct klog_cache {
+	const struct nd_root *root;
+	bool tried[ND_ARRAY_SIZE(kernel_logs)];
+	char *text[ND_ARRAY_SIZE(kernel_logs)];
+	size_t len[ND_ARRAY_SIZE(kernel_logs)];
+};
+
+static void kernel_logs_free(struct klog_cache *kl)
+{
+	for (size_t i = 0; i < ND_ARRAY_SIZE(kernel_logs); i++)
+		free(kl->text[i]);
+}
+
 /* The last verdict on `address` in the first kernel log holding one. */
-static int kernel_verdict(const struct nd_root *root, const char *address,
+static int kernel_verdict(struct klog_cache *kl, const char *address,
 			  struct nd_kernel_pcie *k, const char **ret_log)
 {
 	for (size_t i = 0; i < ND_ARRAY_SIZE(kernel_logs); i++) {
-		char *text = NULL;
-		size_t len = 0;
-		int r;
-
-		if (nd_sos_read(root, kernel_logs[i], &text, &len) < 0)
-			continue;
-		r = nd_parse_kernel_pcie(text, len, address, k);
-		free(text);
-		if (r == 0) {
+		if (!kl->tried[i]) {
+			kl->tried[i] = true;
+			if (nd_sos_read(kl->root, kernel_logs[i], &kl->text[i], &kl->len[i]) < 0)
+				kl->text[i] = NULL;
+		}
+		if (kl->text[i] && nd_parse_kernel_pcie(kl->text[i], kl->len[i], address, k) == 0) {
 			*ret_log = kernel_logs[i];
 			return 0;
 		}
@@ -251,13 +263,13 @@ static bool same_gts(double a, double b)
 /* The kernel's words for the evidence, and what the other record says
  * otherwise: the kernel's link against LnkSta (of the port it names, when
  * the bundle has that port), its capability against LnkCap. */
-static void note_kernel(const struct nd_root *root, struct nd_pci *pci, const char *source)
+static void note_kernel(struct klog_cache *kl, struct nd_pci *pci, const char *source)
 {
 	struct nd_kernel_pcie k;
 	const struct nd_pcie_link *at = &pci->dev;
 	const char *log;
 
-	if (kernel_verdict(root, pci->dev.address, &k, &log) < 0)
+	if (kernel_verdict(kl, pci->dev.address, &k, &log) < 0)
 		return;
 	nd_strlcpy(pci->kernel_said, k.words, sizeof(pci->kernel_said));
 	snprintf(pci->kernel_source, sizeof(pci->kernel_source), "%s line %u", log, k.line);
@@ -285,7 +297,8 @@ static void note_kernel(const struct nd_root *root, struct nd_pci *pci, const ch
 /* Functions 0-7 of the same bus and device, each from the records the
  * device came from (config bytes, lspci text: one block per address, so
  * a block lspci printed twice counts once) or else the kernel's log. */
-static void fill_siblings(const struct nd_root *root, struct nd_pci *pci, bool from_kernel)
+static void fill_siblings(const struct nd_root *root, struct klog_cache *kl, struct nd_pci *pci,
+			  bool from_kernel)
 {
 	unsigned domain, bus, dev, func;
 
@@ -304,7 +317,7 @@ static void fill_siblings(const struct nd_root *root, struct nd_pci *pci, bool f
 			pci->n_siblings++;
 			continue;
 		}
-		if (kernel_verdict(root, address, &k, &log) == 0) {
+		if (kernel_verdict(kl, address, &k, &log) == 0) {
 			link_from_kernel(&k, sib);
 			pci->n_siblings++;
 		} else {
@@ -330,6 +343,7 @@ void nd_sos_fill_pci(struct nd_source *src, const char *ifname, struct nd_facts 
 	const struct nd_root *root = src->root;
 	struct nd_pci *pci = &facts->pci;
 	const char *bus = facts->drvinfo.st.known ? facts->drvinfo.bus_info : "";
+	struct klog_cache kl = { .root = src->root };
 	struct nd_kernel_pcie k;
 	struct pci_path path;
 	const char *address, *log;
@@ -364,14 +378,16 @@ void nd_sos_fill_pci(struct nd_source *src, const char *ifname, struct nd_facts 
 	if (fill_one(root, address, &pci->dev, source, sizeof(source)) < 0) {
 		/* Neither config bytes nor lspci: the kernel's log, if it spoke. */
 		nd_strlcpy(why, pci->dev.link_reason, sizeof(why));
-		if (kernel_verdict(root, address, &k, &log) < 0) {
+		if (kernel_verdict(&kl, address, &k, &log) < 0) {
 			nd_status_set_unknown(&pci->st, "%s", why);
+			kernel_logs_free(&kl);
 			return;
 		}
 		link_from_kernel(&k, &pci->dev);
 		nd_strlcpy(source, log, sizeof(source));
-		note_kernel(root, pci, NULL);
-		fill_siblings(root, pci, true);
+		note_kernel(&kl, pci, NULL);
+		fill_siblings(root, &kl, pci, true);
+		kernel_logs_free(&kl);
 		pci->numa_node = read_numa(root, ifname);
 		nd_status_set_known(&pci->st);
 		nd_strlcpy(pci->st.source, source, sizeof(pci->st.source));
@@ -384,8 +400,9 @@ void nd_sos_fill_pci(struct nd_source *src, const char *ifname, struct nd_facts 
 		fill_one(root, path.addr[i], &pci->upstream[pci->n_upstream++], ignored,
 			 sizeof(ignored));
 	}
-	fill_siblings(root, pci, false);
-	note_kernel(root, pci, source);
+	fill_siblings(root, &kl, pci, false);
+	note_kernel(&kl, pci, source);
+	kernel_logs_free(&kl);
 	nd_status_set_known(&pci->st);
 	nd_strlcpy(pci->st.source, source, sizeof(pci->st.source));
 }
