@@ -217,10 +217,13 @@ static bool generic_line(struct nd_span line, const char *at, struct nd_kernel_p
 	    !nd_span_starts(s, " link at "))
 		return false;
 	s = nd_span_from(s, 9);
-	if (!bdf_at(s.p, s.p + s.len, k->limited_at))
-		return false;
 	k->limited = true;
-	s = nd_span_from(s, 12);
+	if (nd_span_starts(s, "<unknown>"))	/* the kernel found no limiting device */
+		s = nd_span_from(s, 9);
+	else if (bdf_at(s.p, s.p + s.len, k->limited_at))
+		s = nd_span_from(s, 12);
+	else
+		return false;
 	if (!nd_span_starts(s, " (capable of "))
 		return true;	/* a line cut short still says the limit */
 	s = nd_span_from(s, 13);

@@ -268,6 +268,7 @@ static void note_kernel(struct klog_cache *kl, struct nd_pci *pci, const char *s
 	struct nd_kernel_pcie k;
 	const struct nd_pcie_link *at = &pci->dev;
 	const char *log;
+	bool other_port;
 
 	if (kernel_verdict(kl, pci->dev.address, &k, &log) < 0)
 		return;
@@ -278,12 +279,16 @@ static void note_kernel(struct klog_cache *kl, struct nd_pci *pci, const char *s
 	for (unsigned i = 0; k.limited && i < pci->n_upstream && i < ND_MAX_PCI_CHAIN; i++)
 		if (!strcmp(pci->upstream[i].address, k.limited_at) && pci->upstream[i].link_known)
 			at = &pci->upstream[i];
-	if (!same_gts(at->sta_gts, k.gts) || at->sta_width != k.width)
+	/* A limit at a port the bundle does not record bounds the device's
+	 * own link from below only: it disagrees when narrower than that. */
+	other_port = k.limited && at == &pci->dev && strcmp(k.limited_at, pci->dev.address);
+	if (other_port ? at->sta_gts * at->sta_width + 0.05 < k.gts * k.width :
+			 !same_gts(at->sta_gts, k.gts) || at->sta_width != k.width)
 		snprintf(pci->kernel_disagrees, sizeof(pci->kernel_disagrees),
 			 "the kernel's log has %gGT/s x%u%s%s where '%s' has LnkSta %gGT/s x%u "
-			 "(%s): the link retrained since", k.gts, k.width, k.limited ? " at " : "",
-			 k.limited ? k.limited_at : "", source, at->sta_gts, at->sta_width,
-			 at->address);
+			 "(%s): the link changed since boot", k.gts, k.width,
+			 k.limited_at[0] ? " at " : "", k.limited_at, source, at->sta_gts,
+			 at->sta_width, at->address);
 	else if (k.cap_width && (!same_gts(pci->dev.cap_gts, k.cap_gts) ||
 				 pci->dev.cap_width != k.cap_width))
 		snprintf(pci->kernel_disagrees, sizeof(pci->kernel_disagrees),

@@ -86,7 +86,16 @@ test_expect_success 'lspci and the kernel log disagree: the evidence says so' '
 	"$ND" diagnose "$ifc" --sysroot both --json >both.json; test $? -le 2 &&
 	test "$(jget both.json "d[\"sources\"][\"pci\"]")" = sos_commands/pci/lspci_-nnvv &&
 	evidence both.json pcie.link_downgraded kernel_disagrees >why &&
-	grep -q "^the kernel'"'"'s log has 2.5GT/s x2 at 0000:00:10.0 where '"'"'sos_commands/pci/lspci_-nnvv'"'"' has LnkSta 16GT/s x8" why
+	echo "the kernel'"'"'s log has the device capable of 5GT/s x8 where '"'"'sos_commands/pci/lspci_-nnvv'"'"' has LnkCap 16GT/s x8" >expect &&
+	test_cmp expect why &&
+	# The same tree with its LnkSta edited narrower than the kernel'"'"'s limit
+	# (an edit on purpose: no capture here has both records of one device).
+	cp -a both narrow && sed -i "s/LnkSta: Speed 16GT\/s (ok), Width x8 (ok)/LnkSta: Speed 2.5GT\/s (downgraded), Width x1 (downgraded)/" narrow/sos_commands/pci/lspci_-nnvv &&
+	grep -q "Speed 2.5GT/s (downgraded), Width x1" narrow/sos_commands/pci/lspci_-nnvv &&
+	"$ND" diagnose "$ifc" --sysroot narrow --json >narrow.json; test $? -le 2 &&
+	evidence narrow.json pcie.slot_too_slow kernel_disagrees >why &&
+	echo "the kernel'"'"'s log has 2.5GT/s x2 at 0000:00:10.0 where '"'"'sos_commands/pci/lspci_-nnvv'"'"' has LnkSta 2.5GT/s x1 (0000:01:00.0): the link changed since boot" >expect &&
+	test_cmp expect why
 '
 
 test_expect_success 'sibling functions from lspci text, a block printed twice counted once' '

@@ -197,6 +197,15 @@ static void test_kernel_hostile(void **state)
 	assert_string_equal(k.limited_at, "0000:00:1c.0");
 	assert_int_equal(k.cap_width, 0);
 	assert_true(!strncmp(k.words, "ixgbe 0000:03:00.0: 16.000", 26));
+	/* pcie_print_link_status() prints "<unknown>" without a limiting device. */
+	assert_int_equal(nd_parse_kernel_pcie(TXT("[ 1.0] mlx4_core 0000:05:00.0: 8.000 Gb/s "
+				"available PCIe bandwidth, limited by 2.5 GT/s PCIe x4 link at <unknown> "
+				"(capable of 63.008 Gb/s with 8.0 GT/s PCIe x8 link)"), "0000:05:00.0", &k),
+			 0);
+	assert_true(k.limited);
+	assert_string_equal(k.limited_at, "");
+	assert_int_equal(k.width, 4);
+	assert_int_equal(k.cap_width, 8);
 	assert_int_equal(nd_parse_kernel_pcie(TXT("16.000 Gb/s available PCIe bandwidth (5.0 GT/s "
 						  "PCIe x4 link)"), "0000:03:00.0", &k), -ENOENT);
 	assert_int_equal(nd_parse_kernel_pcie(TXT("x 0000:03:00.0: 1 Gb/s available PCIe bandwidth"
