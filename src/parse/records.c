@@ -251,14 +251,14 @@ static bool ixgbe_line(struct nd_span line, const char *at, struct nd_kernel_pci
 }
 
 /* A line past the journal's or syslog's "DATE host kernel: " and the
- * kernel's "[   12.345678]" timestamp. */
+ * kernel's "[   12.345678]" timestamp (dmesg -T: "[Mon Jan  8 10:00:01 2024]"). */
 static void keep_words(struct nd_span line, struct nd_kernel_pcie *k)
 {
 	const char *kernel = nd_span_find(line, "kernel: "), *close;
 
 	if (kernel && kernel - line.p < 64)
 		line = nd_span_from(line, (size_t)(kernel + 8 - line.p));
-	close = memchr(line.p, ']', line.len < 24 ? line.len : 24);
+	close = memchr(line.p, ']', line.len < 32 ? line.len : 32);
 	if (line.len && line.p[0] == '[' && close)
 		line = nd_span_trim(nd_span_from(line, (size_t)(close + 1 - line.p)));
 	nd_span_copy(line, k->words, sizeof(k->words));

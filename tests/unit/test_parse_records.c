@@ -197,6 +197,12 @@ static void test_kernel_hostile(void **state)
 	assert_string_equal(k.limited_at, "0000:00:1c.0");
 	assert_int_equal(k.cap_width, 0);
 	assert_true(!strncmp(k.words, "ixgbe 0000:03:00.0: 16.000", 26));
+	/* dmesg -T's wall-clock timestamp (supportconfig's boot.txt runs it). */
+	assert_int_equal(nd_parse_kernel_pcie(TXT("[Mon Jan  8 10:00:01 2024] igc 0000:01:00.0: "
+				"4.000 Gb/s available PCIe bandwidth (5.0 GT/s PCIe x1 link)\n"),
+				"0000:01:00.0", &k), 0);
+	assert_string_equal(k.words, "igc 0000:01:00.0: 4.000 Gb/s available PCIe bandwidth "
+			    "(5.0 GT/s PCIe x1 link)");
 	/* pcie_print_link_status() prints "<unknown>" without a limiting device. */
 	assert_int_equal(nd_parse_kernel_pcie(TXT("[ 1.0] mlx4_core 0000:05:00.0: 8.000 Gb/s "
 				"available PCIe bandwidth, limited by 2.5 GT/s PCIe x4 link at <unknown> "
