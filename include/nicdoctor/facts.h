@@ -179,6 +179,9 @@ struct nd_pcie_link {
 	unsigned mps_cap_bytes;		/* DevCap max payload supported */
 	bool from_sysfs;		/* current_link_* used: config space closed */
 	struct nd_pcie_aspm aspm;
+	/* LnkCap not recorded: a kernel log line (ixgbe's "(Speed:5.0GT/s,
+	 * Width: x4") said the trained link only; cap_* repeat sta_*. */
+	bool cap_from_sta;
 };
 
 struct nd_pci {
@@ -190,6 +193,13 @@ struct nd_pci {
 	struct nd_pcie_link upstream[ND_MAX_PCI_CHAIN];
 	unsigned n_siblings;		/* other functions of the same card */
 	struct nd_pcie_link siblings[ND_MAX_SIBLINGS];
+	/* The kernel's own verdict on the device's link, from a bundle's
+	 * kernel log ("16.000 Gb/s available PCIe bandwidth, limited by ..."):
+	 * its words, where ("sos_commands/kernel/dmesg line 78"), and what
+	 * lspci or the config bytes say otherwise; "" none. */
+	char kernel_said[200];
+	char kernel_source[96];
+	char kernel_disagrees[ND_REASON_LEN];
 };
 
 /* sysfs queues/rx-N and tx-N. */
@@ -478,8 +488,15 @@ enum nd_dep_state nd_feature_blocked(const struct nd_facts *facts, const char *f
 				     const struct nd_feature_dep **ret_dep,
 				     const struct nd_feature **ret_blocker);
 
-/* Number of RX queues actually in use: channels, else rtnl, else sysfs; 0 unknown. */
+/* Number of RX queues actually in use: channels (ethtool -l), else the
+ * sysfs rx-N directories, else rtnetlink's allocated count when it is 1,
+ * else the receive IRQs named for the interface (no more than allocated);
+ * 0 unknown. */
 unsigned nd_facts_rx_queues(const struct nd_facts *facts);
+/* The same count, with where it came from in buf ("ethtool -l: FILE",
+ * "4 receive IRQs named for eth0 in /proc/interrupts ..."), or why it is
+ * unknown when 0. */
+unsigned nd_facts_rx_queues_source(const struct nd_facts *facts, char *buf, size_t size);
 
 /* derive.c: readings the checks, fixes and watch share. */
 /* Whether an IRQ carries queue traffic (not config, async, admin...). */

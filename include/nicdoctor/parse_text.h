@@ -61,6 +61,36 @@ int nd_parse_lspci_device(const char *text, size_t len, struct nd_pcie_link *out
  * acceptable latencies may still be set).  nd_parse_lspci_device calls it. */
 int nd_parse_lspci_aspm(const char *text, size_t len, struct nd_pcie_aspm *out);
 
+/* ---- package lists and kernel logs (src/parse/records.c) ---- */
+
+/* The upstream version ("3.1.3") of the installed package `name` in a
+ * package list: dpkg -l, rpm -qa (installed-rpms, package-data) or
+ * supportconfig's rpm.txt; its 1-based line in *ret_line (may be NULL).
+ * 0, -ENOENT when the list does not hold it, -EINVAL bad arguments. */
+int nd_parse_package_version(const char *text, size_t len, const char *name, char *buf,
+			     size_t size, unsigned *ret_line);
+
+/* The kernel's PCIe verdict on one device, from a kernel log. */
+struct nd_kernel_pcie {
+	char address[16];		/* the device the line is about */
+	double avail_gbps;		/* "16.000 Gb/s available"; 0 (ixgbe) not said */
+	double gts;			/* the link that sets it: "5.0 GT/s PCIe x4" */
+	unsigned width;
+	bool limited;			/* "limited by ... at limited_at" */
+	char limited_at[16];		/* the limiting link's port, maybe not the device */
+	double cap_gbps, cap_gts;	/* "capable of ... with 5.0 GT/s PCIe x8"; 0 unsaid */
+	unsigned cap_width;
+	unsigned line;			/* 1-based line of the log */
+	char words[200];		/* the line past its timestamp */
+};
+
+/* The last verdict on `address` ("0000:82:00.0") in a kernel log (dmesg,
+ * journalctl, supportconfig's boot.txt): pcie_print_link_status()'s
+ * "available PCIe bandwidth" line or ixgbe's "(Speed:..., Width: xN".
+ * 0, -ENOENT none, -EINVAL bad arguments. */
+int nd_parse_kernel_pcie(const char *text, size_t len, const char *address,
+			 struct nd_kernel_pcie *out);
+
 /* ---- ip link / ip -s link / ip -s -d link (src/parse/iplink_text.c) ---- */
 
 /* Names of the interfaces listed ("eth0.100" for "eth0.100@eth0"). */

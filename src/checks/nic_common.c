@@ -99,17 +99,19 @@ void nd_fix_rx_channels(const struct nd_facts *facts, struct nd_finding *f, unsi
 
 bool nd_queue_counts(const struct nd_facts *facts, struct nd_finding *f, unsigned *ret_rx_queues)
 {
-	unsigned rx_queues = nd_facts_rx_queues(facts);
+	char from[ND_REASON_LEN];
+	unsigned rx_queues = nd_facts_rx_queues_source(facts, from, sizeof(from));
 
 	if (!facts->cpus.st.known) {
 		nd_finding_unknown(f, "online CPUs", facts->cpus.st.reason);
 		return false;
 	}
 	if (!rx_queues) {
-		nd_finding_unknown(f, "rx queue count", facts->channels.st.reason);
+		nd_finding_unknown(f, "rx queue count", from);
 		return false;
 	}
 	cJSON_AddNumberToObject(f->evidence, "rx_queues", rx_queues);
+	cJSON_AddStringToObject(f->evidence, "rx_queues_from", from);
 	cJSON_AddNumberToObject(f->evidence, "cpus_online", facts->cpus.n_online);
 	*ret_rx_queues = rx_queues;
 	return true;

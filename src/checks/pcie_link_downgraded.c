@@ -78,10 +78,10 @@ void nd_check_pcie_link_downgraded(const struct nd_facts *facts, struct nd_findi
 	const struct nd_pcie_link *bad;
 	double wire_mbps, pcie_mbps;
 
-	if (pci->no_device) {
-		nd_finding_set(f, ND_SEV_OK, "no PCI device (virtual interface): no PCIe link");
-		return;
-	}
+	if (pci->no_device)
+		return nd_finding_not_applicable(f, "%s%s", pci->st.reason,
+						 strstr(pci->st.reason, "no PCIe link") ? "" :
+						 ": no PCIe link");
 	if (!pci->st.known)
 		return nd_finding_unknown(f, "pci", pci->st.reason);
 	if (!pci->dev.is_pcie) {
@@ -91,6 +91,10 @@ void nd_check_pcie_link_downgraded(const struct nd_facts *facts, struct nd_findi
 	}
 	if (!pci->dev.link_known)
 		return nd_finding_unknown(f, "pcie link (LnkCap/LnkSta)", pci->dev.link_reason);
+	if (pci->dev.cap_from_sta)
+		return nd_finding_unknown(f, "pcie link capability (LnkCap)",
+					  "the kernel's log gives the trained link only, not what "
+					  "the card can do");
 	if (!pci->dev.sta_width || pci->dev.sta_gts <= 0)
 		return nd_finding_unknown(f, "pcie link status",
 					  "LnkSta reports no trained link (a virtual function "

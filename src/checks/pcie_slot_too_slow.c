@@ -179,7 +179,8 @@ static void describe_limit(const struct nd_pci *pci, const struct pcie_path *pat
 	const struct nd_pcie_link *link = path->narrowest ? path->narrowest : &pci->dev;
 	bool sta = path->narrowest && path->narrowest_by_sta;
 
-	snprintf(buf, size, "%s %s at %gGT/s x%u", path->narrowest ? "bridge" : "card",
+	snprintf(buf, size, "%s %s at %gGT/s x%u", path->narrowest ? "bridge" :
+		 pci->dev.cap_from_sta ? "link of" : "card",
 		 link->address, sta ? link->sta_gts : link->cap_gts,
 		 sta ? link->sta_width : link->cap_width);
 }
@@ -196,6 +197,12 @@ static void add_fix(const struct nd_facts *facts, const struct pcie_path *path,
 			       "x%u at %gGT/s (the board manual lists each slot's lanes and "
 			       "whether it hangs off the chipset or a switch)",
 			       dev->cap_width, dev->cap_gts);
+	else if (dev->cap_from_sta)
+		/* Only the trained link is known (the kernel's log): the card
+		 * may do more than the slot gave it; the slot is what to try. */
+		nd_finding_fix(f, "pcie_slot", "# move the card to a slot with more lanes or a "
+			       "higher speed (the board manual lists each slot's lanes), or use "
+			       "fewer of its ports at full rate");
 	else
 		nd_finding_fix(f, "pcie_slot", "# the card itself is the limit: use fewer of its "
 			       "ports at full rate, or a card with a wider/faster PCIe interface");
@@ -236,6 +243,10 @@ void nd_check_pcie_slot_too_slow(const struct nd_facts *facts, struct nd_finding
 	struct pcie_path path;
 
 	memset(&path, 0, sizeof(path));
+	if (pci->no_device)
+		return nd_finding_not_applicable(f, "%s%s", pci->st.reason,
+						 strstr(pci->st.reason, "no PCIe link") ? "" :
+						 ": no PCIe link");
 	if (!pci->st.known)
 		return nd_finding_unknown(f, "pci", pci->st.reason);
 	if (!pci->dev.is_pcie) {

@@ -40,6 +40,7 @@ static const struct {
 	{ "pause.", { GROUP(pause) } },
 	{ "qdisc.", { GROUP(qdisc) } },
 	{ "cpu.", { GROUP(cpus) } },
+	{ "tool.iperf3", { offsetof(struct nd_facts, tools.iperf3) } },
 };
 
 #define SYSCTL(m) offsetof(struct nd_facts, sysctl.m)
@@ -95,6 +96,20 @@ static void add_sources(const struct nd_facts *facts, struct nd_finding *f)
 		cJSON_AddStringToObject(f->evidence, "source", text);
 }
 
+/* The kernel's own PCIe verdict, in its words, beside every PCIe check's
+ * evidence (the link may have come from it), and where it disagrees. */
+static void add_kernel_pcie(const struct nd_facts *facts, struct nd_finding *f)
+{
+	const struct nd_pci *pci = &facts->pci;
+
+	if (strncmp(f->id, "pcie.", 5) || !f->evidence || !pci->kernel_said[0])
+		return;
+	cJSON_AddStringToObject(f->evidence, "kernel_said", pci->kernel_said);
+	cJSON_AddStringToObject(f->evidence, "kernel_said_in", pci->kernel_source);
+	if (pci->kernel_disagrees[0])
+		cJSON_AddStringToObject(f->evidence, "kernel_disagrees", pci->kernel_disagrees);
+}
+
 void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 		  struct nd_finding *f)
 {
@@ -105,6 +120,7 @@ void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 	f->verdict = ND_VERDICT_UNTESTED;
 	check->run(facts, f);
 	add_sources(facts, f);
+	add_kernel_pcie(facts, f);
 }
 
 /* Call fn for each non-empty, whitespace-trimmed item of a comma list;

@@ -139,7 +139,8 @@ static const struct nd_jfield pcie_link_fields[] = {
 	ND_JF_DOUBLE(S, cap_gts), ND_JF_DOUBLE(S, sta_gts),
 	ND_JF_UINT(S, cap_width), ND_JF_UINT(S, sta_width), ND_JF_DOUBLE(S, cap2_max_gts),
 	ND_JF_UINT(S, mps_bytes), ND_JF_UINT(S, mps_cap_bytes), ND_JF_BOOL(S, from_sysfs),
-	ND_JF_SUB(S, aspm, pcie_aspm_fields), ND_JF_END
+	ND_JF_SUB(S, aspm, pcie_aspm_fields), ND_JF_BOOL(S, cap_from_sta),
+	ND_JF_END
 };
 #undef S
 
@@ -148,6 +149,7 @@ static const struct nd_jfield pci_fields[] = {
 	ND_JF_BOOL(S, no_device), ND_JF_SUB(S, dev, pcie_link_fields), ND_JF_INT(S, numa_node),
 	ND_JF_ARR(S, upstream, ND_J_ARR_OBJ, n_upstream, pcie_link_fields),
 	ND_JF_ARR(S, siblings, ND_J_ARR_OBJ, n_siblings, pcie_link_fields),
+	ND_JF_STR(S, kernel_said), ND_JF_STR(S, kernel_source), ND_JF_STR(S, kernel_disagrees),
 	ND_JF_END
 };
 #undef S

@@ -22,18 +22,31 @@ static bool hex_run(const char *p, size_t n)
 	return true;
 }
 
-/* "08:00.0 " or "0000:08:00.0 " at the start of t: the address, normalised. */
+/* "BB:DD.F" at p (7 bytes within n). */
+static bool bdf_at(const char *p, size_t n)
+{
+	return n >= 7 && hex_run(p, 2) && p[2] == ':' && hex_run(p + 3, 2) && p[5] == '.' &&
+	       p[6] >= '0' && p[6] <= '7';
+}
+
+/* "08:00.0 " or "0000:08:00.0 " at the start of t: the address, normalised.
+ * lspci -PP prints the path from the root bus, "00:1c.0/03:00.0 " or
+ * "0000:00:00.0/01:00.0 ": the function is the last, in the first's domain. */
 static bool header_address(struct nd_span t, char ret[16])
 {
 	const char *p = t.p;
-	size_t n = t.len, dom = 0;
+	size_t n = t.len, dom = 0, at;
 
 	if (n >= 13 && hex_run(p, 4) && p[4] == ':')
 		dom = 5;
-	if (n < dom + 8 || !hex_run(p + dom, 2) || p[dom + 2] != ':' || !hex_run(p + dom + 3, 2) ||
-	    p[dom + 5] != '.' || p[dom + 6] < '0' || p[dom + 6] > '7' || p[dom + 7] != ' ')
+	if (!bdf_at(p + dom, n - dom))
 		return false;
-	snprintf(ret, 16, "%.4s:%.7s", dom ? p : "0000", p + dom);
+	at = dom;
+	while (at + 15 <= n && p[at + 7] == '/' && bdf_at(p + at + 8, n - at - 8))
+		at += 8;
+	if (at + 8 > n || p[at + 7] != ' ')
+		return false;
+	snprintf(ret, 16, "%.4s:%.7s", dom ? p : "0000", p + at);
 	for (int i = 0; ret[i]; i++)
 		ret[i] = (char)tolower((unsigned char)ret[i]);
 	return true;

@@ -248,6 +248,33 @@ int nd_sos_list_ifaces(struct nd_source *src, char (*names)[ND_IFNAMSIZ], unsign
 	return 0;
 }
 
+/* No default route recorded: the bundle's one interface besides lo, if it
+ * has only one; the header says why it was taken (the description). */
+static int only_iface(struct nd_source *src, char *buf, size_t size)
+{
+	char names[64][ND_IFNAMSIZ];
+	const char *only = NULL;
+	unsigned count = 0;
+	size_t used;
+
+	if (nd_sos_list_ifaces(src, names, ND_ARRAY_SIZE(names), &count) < 0)
+		return -ENOENT;
+	for (unsigned i = 0; i < count; i++) {
+		if (!strcmp(names[i], "lo") || (only && !strcmp(only, names[i])))
+			continue;
+		if (only)
+			return -ENOENT;	/* several: the user must choose */
+		only = names[i];
+	}
+	if (!only || strlen(only) >= size)
+		return -ENOENT;
+	nd_strlcpy(buf, only, size);
+	used = strlen(src->description);
+	snprintf(src->description + used, sizeof(src->description) - used,
+		 "%s%s: its only interface, no default route recorded", used ? "; " : "", only);
+	return 0;
+}
+
 int nd_sos_default_iface(struct nd_source *src, char *buf, size_t size)
 {
 	/* `ip_route` at the top is sos's link to ip_route_show_table_all. */
@@ -269,7 +296,7 @@ int nd_sos_default_iface(struct nd_source *src, char *buf, size_t size)
 		if (r == 0)
 			return 0;
 	}
-	return -ENOENT;
+	return only_iface(src, buf, size);
 }
 
 static bool sos_detect(const struct nd_bundle *bundle)

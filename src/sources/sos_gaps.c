@@ -3,7 +3,8 @@
  * sosreport's proc/ and sys/ copies, fill what they could not from the
  * command output sos keeps instead (sysctl -a, lscpu, ps, systemctl), and
  * turn "No such file" into what is true: a sosreport does not record RPS
- * or XPS masks, nor a function's msi_irqs.
+ * or XPS masks, nor a function's msi_irqs.  The iperf3 version comes from
+ * the package lists sos always keeps (dpkg -l, rpm -qa).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -193,13 +194,52 @@ static void fill_irqbalance(const struct nd_root *root, struct nd_facts *facts)
 	}
 }
 
+/* The installed iperf3 package's version, from the first package list the
+ * bundle has: a list without it says iperf3 is not installed. */
+static void fill_iperf3(const struct nd_root *root, struct nd_tools *tools)
+{
+	static const char *const lists[] = {
+		"installed-debs", "sos_commands/dpkg/dpkg_-l", "installed-rpms",
+		"sos_commands/rpm/package-data", "rpm.txt",
+	};
+	const char *name = lists[0];
+	char *text = NULL, version[sizeof(tools->iperf3_version)];
+	size_t len = 0;
+	unsigned line = 0;
+	int major, minor, r;
+
+	if (tools->iperf3.known)
+		return;
+	r = nd_sos_read_first(root, lists, ND_ARRAY_SIZE(lists), &text, &len, &name);
+	if (r < 0) {
+		nd_status_set_unknown(&tools->iperf3, "the bundle has no package list "
+				      "(installed-debs, installed-rpms, sos_commands/dpkg/dpkg_-l)");
+		return;
+	}
+	r = nd_parse_package_version(text, len, "iperf3", version, sizeof(version), &line);
+	free(text);
+	if (r < 0) {
+		nd_status_set_unknown(&tools->iperf3, "iperf3 not found in the package list '%s'",
+				      name);
+		return;
+	}
+	if (sscanf(version, "%d.%d", &major, &minor) != 2 || major < 0 || minor < 0) {
+		nd_status_set_unknown(&tools->iperf3, "unrecognised iperf3 package version "
+				      "'%s' in '%s' line %u", version, name, line);
+		return;
+	}
+	tools->iperf3_major = major;
+	tools->iperf3_minor = minor;
+	snprintf(tools->iperf3_version, sizeof(tools->iperf3_version), "%d.%d", major, minor);
+	nd_status_set_known(&tools->iperf3);
+	snprintf(tools->iperf3.source, sizeof(tools->iperf3.source), "%s line %u", name, line);
+}
+
 void nd_sos_fill_gaps(struct nd_source *src, const char *ifname, struct nd_facts *facts)
 {
 	const struct nd_root *root = src->root;
 
-	if (!facts->tools.iperf3.known)
-		nd_status_set_unknown(&facts->tools.iperf3,
-				      "a sosreport does not record the iperf3 version");
+	fill_iperf3(root, &facts->tools);
 	fill_queues(ifname, facts);
 	fill_irqs(root, ifname, facts);
 	fill_sysctls(root, facts);

@@ -5,7 +5,8 @@
  * nicdoctor uses becomes the file sos would have written for it
  * (`# /usr/sbin/ethtool -l eth0` -> sos_commands/networking/ethtool_-l_eth0,
  * `# /proc/net/softnet_stat` -> proc/net/softnet_stat), so one probe reads
- * both kinds of bundle.  Its source table (at the end) is the sosreport's
+ * both kinds of bundle; rpm.txt (the package list) and boot.txt (the
+ * kernel's boot messages) are copied whole.  Its source table (at the end) is the sosreport's
  * operations under its own name.
  *
  * The tree goes below a directory fd, written with the snapshot writers
@@ -415,7 +416,10 @@ int nd_supportconfig_convert(const char *src, int dst_fd, struct nd_bundle *bund
 {
 	static const char *const files[] = { "basic-environment.txt", "supportconfig.txt",
 					     "network.txt", "hardware.txt", "proc.txt", "env.txt",
-					     "systemd.txt" };
+					     "systemd.txt", "rpm.txt", "boot.txt" };
+	/* The package list and the boot log are read line by line wherever
+	 * they are (records.c): they go into the tree as they are. */
+	static const char *const whole[] = { "/rpm.txt", "/boot.txt" };
 	char version[64];
 	int r = 0;
 
@@ -426,7 +430,9 @@ int nd_supportconfig_convert(const char *src, int dst_fd, struct nd_bundle *bund
 		if (read_text(src, files[i], &text, &len) < 0)
 			continue;	/* a supportconfig run with -x leaves files out */
 		find_version(text, len, bundle);
-		if (i >= 2 || i == 0)
+		if (i >= ND_ARRAY_SIZE(files) - 2)	/* rpm.txt, boot.txt: read whole */
+			r = put_file(dst_fd, whole[i - (ND_ARRAY_SIZE(files) - 2)], text, len);
+		else if (i >= 2 || i == 0)
 			r = nd_supportconfig_convert_text(files[i], text, len, dst_fd, bundle);
 		free(text);
 	}

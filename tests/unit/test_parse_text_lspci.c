@@ -199,6 +199,34 @@ static void test_no_capability_list(void **state)
 	assert_non_null(strstr(l.link_reason, "no PCI Express capability"));
 }
 
+/* lspci -PP: each header is the path from the root bus; the function is
+ * its last component, in the first's domain. */
+static void test_pp_path_headers(void **state)
+{
+	char *t = raw("lspci-vv-PP-82599-tn-rpi5-excerpt.txt");
+	static const char two[] = "00:1c.0/03:00.0 Ethernet controller: A\n"
+				  "00:1c.0/03:00.1 Ethernet controller: A\n";
+	struct nd_lspci_block b;
+	struct nd_pcie_link l;
+	size_t pos = 0;
+
+	(void)state;
+	assert_int_equal(nd_lspci_next(t, strlen(t), &pos, &b), 0);
+	assert_string_equal(b.address, "0000:01:00.0");
+	assert_int_equal(b.len, strlen(t));
+	assert_int_equal(nd_lspci_find(t, strlen(t), "0000:01:00.0", &b), 0);
+	assert_int_equal(nd_parse_lspci_device(b.text, b.len, &l), 0);
+	assert_int_equal(l.vendor_id, 0x8086);
+	assert_int_equal(l.device_id, 0x151c);
+	assert_string_equal(l.name, "Intel Corporation 82599 10 Gigabit TN Network Connection");
+	/* The excerpt ends before the Express capability: not read, not "not PCIe". */
+	assert_false(l.link_known);
+	assert_int_equal(nd_lspci_find(two, sizeof(two) - 1, "03:00.1", &b), 0);
+	assert_string_equal(b.address, "0000:03:00.1");
+	assert_int_equal(nd_lspci_find(two, sizeof(two) - 1, "00:1c.0", &b), -ENOENT);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_aspm),
 		cmocka_unit_test(test_nn_ids_and_no_express),
 		cmocka_unit_test(test_no_capability_list),
+		cmocka_unit_test(test_pp_path_headers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
