@@ -116,3 +116,14 @@ bool nd_queue_counts(const struct nd_facts *facts, struct nd_finding *f, unsigne
 	*ret_rx_queues = rx_queues;
 	return true;
 }
+
+bool nd_pcie_check_not_applicable(const struct nd_facts *facts, struct nd_finding *f)
+{
+	const char *reason = facts->pci.st.reason;
+
+	if (!facts->pci.no_device)
+		return false;
+	nd_finding_not_applicable(f, "%s%s", reason,
+				  strstr(reason, "no PCIe link") ? "" : ": no PCIe link");
+	return true;
+}

@@ -49,4 +49,8 @@ void nd_fix_rx_channels(const struct nd_facts *facts, struct nd_finding *f, unsi
 /* Mbit/s for evidence, rounded as the titles' %.0f and nd_finding_ceiling round. */
 double nd_round_mbps(double mbps);
 
+/* A pcie.* check on an interface with no PCI device (virtual, platform):
+ * marks f not applicable with the probe's reason and returns true. */
+bool nd_pcie_check_not_applicable(const struct nd_facts *facts, struct nd_finding *f);
+
 #endif

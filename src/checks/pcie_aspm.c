@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "nic_common.h"
 
 #define ASPM_NO_LIMIT (-1L)
 
@@ -167,10 +168,8 @@ void nd_check_pcie_aspm_latency(const struct nd_facts *facts, struct nd_finding 
 	bool partial, any_l1 = false, any_l0s = false;
 	cJSON *array;
 
-	if (pci->no_device) {
-		nd_finding_set(f, ND_SEV_OK, "no PCI device (virtual interface): no PCIe link");
+	if (nd_pcie_check_not_applicable(facts, f))
 		return;
-	}
 	if (!pci->st.known)
 		return nd_finding_unknown(f, "pci", pci->st.reason);
 	if (!pci->dev.is_pcie) {

@@ -13,6 +13,7 @@
 
 #include "nicdoctor/ceiling.h"
 #include "checks.h"
+#include "nic_common.h"
 
 static bool port_judged(const struct nd_pcie_link *link)
 {
@@ -78,10 +79,8 @@ void nd_check_pcie_link_downgraded(const struct nd_facts *facts, struct nd_findi
 	const struct nd_pcie_link *bad;
 	double wire_mbps, pcie_mbps;
 
-	if (pci->no_device)
-		return nd_finding_not_applicable(f, "%s%s", pci->st.reason,
-						 strstr(pci->st.reason, "no PCIe link") ? "" :
-						 ": no PCIe link");
+	if (nd_pcie_check_not_applicable(facts, f))
+		return;
 	if (!pci->st.known)
 		return nd_finding_unknown(f, "pci", pci->st.reason);
 	if (!pci->dev.is_pcie) {

@@ -243,10 +243,8 @@ void nd_check_pcie_slot_too_slow(const struct nd_facts *facts, struct nd_finding
 	struct pcie_path path;
 
 	memset(&path, 0, sizeof(path));
-	if (pci->no_device)
-		return nd_finding_not_applicable(f, "%s%s", pci->st.reason,
-						 strstr(pci->st.reason, "no PCIe link") ? "" :
-						 ": no PCIe link");
+	if (nd_pcie_check_not_applicable(facts, f))
+		return;
 	if (!pci->st.known)
 		return nd_finding_unknown(f, "pci", pci->st.reason);
 	if (!pci->dev.is_pcie) {
