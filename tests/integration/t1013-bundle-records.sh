@@ -118,8 +118,9 @@ test_expect_success 'a platform (SoC) device: no PCIe link, the checks do not ap
 	test "$(jget soc.json "d[\"interface\"][\"name\"]")" = eth2 &&
 	test "$(nd_severity pcie.link_downgraded <soc.json)" = ok &&
 	test "$(nd_severity pcie.slot_too_slow <soc.json)" = ok &&
-	jget soc.json "[f[\"title\"] for f in d[\"findings\"] if f[\"id\"].startswith(\"pcie.\")]" >pcie &&
-	echo "['"'"'platform device 15100000.ethernet, no PCIe link'"'"', '"'"'platform device 15100000.ethernet, no PCIe link'"'"']" >expect &&
+	# Every pcie.* check (downgrade, slot, ASPM) says the same.
+	jget soc.json "sorted(set(f[\"title\"] for f in d[\"findings\"] if f[\"id\"].startswith(\"pcie.\")))" >pcie &&
+	echo "['"'"'platform device 15100000.ethernet, no PCIe link'"'"']" >expect &&
 	test_cmp expect pcie &&
 	"$ND" diagnose --sysroot soc >soc.txt; test $? -le 2 &&
 	tr -s "\n " "  " <soc.txt | grep -q "eth2: its only interface, no default route recorded"
