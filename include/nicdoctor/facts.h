@@ -274,6 +274,10 @@ struct nd_irq_sums {
 	unsigned n_columns;
 	unsigned column_cpu[ND_IRQ_MAX_CPUS];	/* the CPU of each column */
 	uint64_t per_column[ND_IRQ_MAX_CPUS];
+	/* Each IRQ's count summed over the columns, in the file's order: which
+	 * queue's vector fired in a window, not only on which CPU. */
+	unsigned irq_number[ND_MAX_IRQS];
+	uint64_t per_irq[ND_MAX_IRQS];
 };
 
 struct nd_counter_sample {
