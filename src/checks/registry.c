@@ -12,6 +12,8 @@ const struct nd_check nd_checks[] = {
 	  nd_check_link_speed_below_max },
 	{ "link.half_duplex", "link runs half duplex (usually a duplex mismatch)",
 	  nd_check_link_half_duplex },
+	{ "link.phy_errors", "CRC/FCS, alignment, symbol errors or a flapping carrier (cable, "
+	  "optic, port)", nd_check_link_phy_errors },
 	{ "pcie.link_downgraded", "PCIe link trained below the card's capability (LnkSta < LnkCap)",
 	  nd_check_pcie_link_downgraded },
 	{ "pcie.slot_too_slow", "the card's PCIe capability or a bridge above it cannot carry "
@@ -24,8 +26,8 @@ const struct nd_check nd_checks[] = {
 	  nd_check_queues_below_cpus },
 	{ "rss.indirection_uneven", "RSS indirection table leaves queues out or is strongly uneven",
 	  nd_check_rss_indirection_uneven },
-	{ "rss.flows_on_one_queue", "one queue carries nearly all packets (or its vector the "
-	  "queue interrupts): traffic reaches one queue", nd_check_rss_flows_on_one_queue },
+	{ "rss.flows_on_one_queue", "one queue carries nearly all packets or queue interrupts "
+	  "(RSS, RPS)", nd_check_rss_flows_on_one_queue },
 	{ "rps.off_single_queue", "one RX queue and no RPS: one CPU does all receive work",
 	  nd_check_rps_off_single_queue },
 	{ "irq.concentrated", "the NIC's firing queue vectors all served by one CPU",
