@@ -22,16 +22,14 @@
 #include "nic_common.h"
 #include "nicdoctor/queues.h"
 
+/* The counts are irq_vector_share.c's; this is the affinity fallback. */
 struct irq_tally {
 	unsigned queue_irqs;
-	uint64_t total;
-	uint64_t per_cpu[ND_IRQ_MAX_CPUS];
 	bool same_effective;		/* every queue IRQ's effective affinity is one same CPU */
 	int effective_cpu;
 };
 
-static void tally(const struct nd_irqs *irqs, const struct nd_chain *chain, unsigned columns,
-		  struct irq_tally *t)
+static void tally(const struct nd_irqs *irqs, const struct nd_chain *chain, struct irq_tally *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->same_effective = true;
@@ -44,10 +42,6 @@ static void tally(const struct nd_irqs *irqs, const struct nd_chain *chain, unsi
 		if (!nd_chain_irq_serves_queue(chain, irq))
 			continue;
 		t->queue_irqs++;
-		for (unsigned cpu = 0; cpu < columns; cpu++) {
-			t->per_cpu[cpu] += irq->per_cpu[cpu];
-			t->total += irq->per_cpu[cpu];
-		}
 		if (!eff || nd_cpuset_count(eff) != 1 ||
 		    (t->effective_cpu >= 0 && t->effective_cpu != nd_cpuset_first(eff)))
 			t->same_effective = false;
@@ -183,7 +177,7 @@ static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
 
 	if (!irqs->st.known)
 		return nd_finding_unknown(f, "interface interrupts", irqs->st.reason);
-	tally(irqs, chain, columns, &t);
+	tally(irqs, chain, &t);
 	cJSON_AddNumberToObject(f->evidence, "queue_irqs", t.queue_irqs);
 	cJSON_AddNumberToObject(f->evidence, "cpus", columns);
 	if (t.queue_irqs < 2 || columns < 2) {

@@ -66,15 +66,37 @@ static void one_busy_fix(const struct nd_facts *facts, const struct nd_irq_share
 	}
 }
 
+/* Whether the interface receives on two queues or more: the count where
+ * it is known, else two vectors whose names are not transmit-only
+ * ("eth0-tx-0", "virtio0-output.0"). */
+static bool several_rx_queues(const struct nd_facts *facts)
+{
+	unsigned rx_queues = nd_facts_rx_queues(facts), rx_vectors = 0;
+
+	if (rx_queues)
+		return rx_queues > 1;
+	for (unsigned i = 0; i < facts->irqs.count && i < ND_MAX_IRQS; i++) {
+		const char *name = facts->irqs.irq[i].name;
+
+		if (nd_facts_irq_serves_queue(facts, &facts->irqs.irq[i]) &&
+		    !strstr(name, "output") && !strstr(name, "-tx-") && !strstr(name, "_tx"))
+			rx_vectors++;
+	}
+	return rx_vectors > 1;
+}
+
 /* No per-queue counters: the queue vectors' interrupts; false when they
- * cannot say (fewer than two vectors, too few interrupts). */
+ * cannot say (fewer than two vectors or RX queues, too few interrupts):
+ * with one RX queue, its vector taking everything is no news
+ * (rps.off_single_queue judges that host). */
 static bool judge_vectors(const struct nd_facts *facts, struct nd_finding *f)
 {
 	struct nd_chain *chain;
 	struct nd_irq_share s;
 	char queue[32] = "", when[80];
 
-	if (!facts->irqs.st.known || !(chain = calloc(1, sizeof(*chain))))
+	if (!facts->irqs.st.known || !several_rx_queues(facts) ||
+	    !(chain = calloc(1, sizeof(*chain))))
 		return false;
 	nd_queue_chain_build(facts, chain);
 	nd_irq_share_judged(facts, chain, &s, NULL);
@@ -82,6 +104,7 @@ static bool judge_vectors(const struct nd_facts *facts, struct nd_finding *f)
 	nd_irq_share_when(facts, &s, when, sizeof(when));
 	if (s.pattern == ND_IRQ_FEW || !s.per_vector_known)
 		return false;
+	cJSON_AddStringToObject(f->evidence, "queue_kind", "rx");
 	cJSON_AddStringToObject(f->evidence, "counter_source", "queue vectors' interrupts");
 	nd_irq_share_evidence(&s, f->evidence);
 	nd_chain_add_evidence(facts, f->evidence);

@@ -155,6 +155,32 @@ static void test_one_busy_checks(void **state)
 	assert_true(vectors_number("busiest_vector_share_pct") == 100);
 	assert_true(fix_has("echo 7 > /sys/class/net/eth0/queues/rx-0/rps_cpus"));
 	assert_false(fix_has("smp_affinity"));
+	/* the RX queue count known: with three, ethtool -X spreads them */
+	nd_status_set_known(&facts->queues.st);
+	facts->queues.n_rx = 3;
+	run("rss.flows_on_one_queue", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(fix_has("ethtool -X eth0 equal 3"));
+	/* one RX queue: its vector taking all is no news for this check */
+	facts->queues.n_rx = 1;
+	run("rss.flows_on_one_queue", facts);
+	assert_int_not_equal(finding.severity, ND_SEV_WARNING);
+	free(facts);
+}
+
+/* A VM's single queue pair: input.0 busy, output.0 quiet, no count known. */
+static void test_one_queue_pair(void **state)
+{
+	static const uint64_t input[2] = { 90000, 0 }, output[2] = { 0, 800 };
+	struct nd_facts *facts = facts_new(2);
+
+	(void)state;
+	add_irq(facts, 25, "virtio0-input.0", input);
+	add_irq(facts, 26, "virtio0-output.0", output);
+	run("irq.concentrated", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	run("rss.flows_on_one_queue", facts);
+	assert_int_equal(finding.severity, ND_SEV_UNKNOWN);	/* the queue table's */
 	free(facts);
 }
 
@@ -327,6 +353,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test_teardown(test_one_busy_checks, teardown),
+		cmocka_unit_test_teardown(test_one_queue_pair, teardown),
 		cmocka_unit_test_teardown(test_one_hot_checks, teardown),
 		cmocka_unit_test_teardown(test_one_cpu_checks, teardown),
 		cmocka_unit_test_teardown(test_window_decides, teardown),
