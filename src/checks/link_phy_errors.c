@@ -40,6 +40,7 @@ static const char *const kind_label[PHY_KINDS] = { "CRC/FCS", "alignment", "symb
 
 struct phy_counts {
 	bool errors_known;		/* some CRC/alignment/symbol counter was read */
+	bool nic_errors_known;		/* ...among the driver's ethtool -S names */
 	bool received_known;
 	uint64_t received;
 	uint64_t err[PHY_KINDS];
@@ -125,7 +126,7 @@ static void count(const struct nd_link_stats *link, bool link_known,
 		if (value && listed && cJSON_GetArraySize(listed) < 16)
 			cJSON_AddNumberToObject(listed, s->name, (double)value);
 		if (kind != PHY_LINK_DOWN)
-			c->errors_known = true;
+			c->errors_known = c->nic_errors_known = true;
 		if (kind == PHY_LINK_DOWN) {
 			c->changes_known = true;
 			if (value > c->changes)
@@ -258,6 +259,11 @@ void nd_check_link_phy_errors(const struct nd_facts *facts, struct nd_finding *f
 					  nd_link_stats_reason(facts));
 	count(&facts->link.stats, link_known, &facts->nicstats, NULL, false, NULL, false, &boot,
 	      cJSON_AddObjectToObject(f->evidence, "nic_counters"));
+	/* A bridge, veth or VLAN has no wire: rtnetlink's zeros there say
+	 * nothing; the lower's own counters (its diagnosis) do. */
+	if (facts->pci.no_device && !boot.nic_errors_known)
+		return nd_finding_not_applicable(f, "a virtual interface has no wire of its own "
+						 "(its lower's counters say)");
 	add_counts(f->evidence, &boot);
 	cJSON_AddNumberToObject(f->evidence, "warn_min_count", ND_WINDOW_MIN_COUNT);
 	cJSON_AddNumberToObject(f->evidence, "warn_share_pct", PHY_WARN_SHARE * 100);

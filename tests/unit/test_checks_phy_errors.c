@@ -134,6 +134,23 @@ static void test_phy_unknown(void **state)
 	free(facts);
 }
 
+/* A veth or bridge has no wire: not applicable, unless its driver counts
+ * physical errors of its own. */
+static void test_phy_virtual(void **state)
+{
+	struct nd_facts *facts = phy_facts();
+
+	(void)state;
+	facts->pci.no_device = true;
+	run("link.phy_errors", facts);
+	assert_true(finding.not_applicable);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	add_nicstat(facts, "rx_crc_errors", 0);
+	run("link.phy_errors", facts);
+	assert_false(finding.not_applicable);
+	free(facts);
+}
+
 /* ip -s -s link: the "RX errors" line's crc and frame, "TX errors"'
  * transns (iproute2's layout for the second -s). */
 static void test_iplink_errors_line(void **state)
@@ -171,6 +188,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_phy_since_boot, teardown),
 		cmocka_unit_test_teardown(test_phy_window, teardown),
 		cmocka_unit_test_teardown(test_phy_unknown, teardown),
+		cmocka_unit_test_teardown(test_phy_virtual, teardown),
 		cmocka_unit_test(test_iplink_errors_line),
 	};
 
