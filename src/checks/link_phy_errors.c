@@ -259,17 +259,19 @@ void nd_check_link_phy_errors(const struct nd_facts *facts, struct nd_finding *f
 					  nd_link_stats_reason(facts));
 	count(&facts->link.stats, link_known, &facts->nicstats, NULL, false, NULL, false, &boot,
 	      cJSON_AddObjectToObject(f->evidence, "nic_counters"));
+	add_counts(f->evidence, &boot);
+	cJSON_AddNumberToObject(f->evidence, "warn_min_count", ND_WINDOW_MIN_COUNT);
+	cJSON_AddNumberToObject(f->evidence, "warn_share_pct", PHY_WARN_SHARE * 100);
+	cJSON_AddNumberToObject(f->evidence, "warn_since_boot_share_pct", PHY_BOOT_WARN_SHARE * 100);
+	/* Any interface's carrier can flap in the window (a veth whose peer
+	 * goes down, a bridge losing its ports); its errors are the wire's. */
+	if (judge_window(facts, f, &boot))
+		return;
 	/* A bridge, veth or VLAN has no wire: rtnetlink's zeros there say
 	 * nothing; the lower's own counters (its diagnosis) do. */
 	if (facts->pci.no_device && !boot.nic_errors_known)
 		return nd_finding_not_applicable(f, "a virtual interface has no wire of its own "
 						 "(its lower's counters say)");
-	add_counts(f->evidence, &boot);
-	cJSON_AddNumberToObject(f->evidence, "warn_min_count", ND_WINDOW_MIN_COUNT);
-	cJSON_AddNumberToObject(f->evidence, "warn_share_pct", PHY_WARN_SHARE * 100);
-	cJSON_AddNumberToObject(f->evidence, "warn_since_boot_share_pct", PHY_BOOT_WARN_SHARE * 100);
-	if (judge_window(facts, f, &boot))
-		return;
 	if (!boot.errors_known)
 		return nd_finding_unknown(f, "CRC/FCS error counters", "neither the link counters "
 					  "(rx_crc_errors) nor ethtool -S have one");
