@@ -193,6 +193,7 @@ static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
 		return judge_pattern(facts, chain, &win, &boot, t.queue_irqs, f);
 	if (boot.total >= ND_IRQ_MIN_COUNTS)
 		return judge_pattern(facts, chain, &boot, &boot, t.queue_irqs, f);
+	nd_irq_share_evidence(window ? &win : &boot, f->evidence);	/* "few-counts" */
 	if (t.same_effective && t.effective_cpu >= 0) {
 		cJSON_AddNumberToObject(f->evidence, "affinity_cpu", t.effective_cpu);
 		nd_finding_set(f, ND_SEV_WARNING, "all %u queue interrupts are pinned to CPU%d",

@@ -229,6 +229,12 @@ static void test_one_cpu_checks(void **state)
 	run("rss.flows_on_one_queue", facts);
 	assert_int_equal(finding.severity, ND_SEV_OK);
 	assert_string_equal(evidence_string("pattern"), "one-cpu");
+	/* 40 interrupts in all: the pattern says so, the affinity decides */
+	for (unsigned q = 0; q < 4; q++)
+		facts->irqs.irq[q].per_cpu[0] = 10;
+	run("irq.concentrated", facts);
+	assert_string_equal(evidence_string("pattern"), "few-counts");
+	assert_non_null(strstr(finding.title, "few counts"));
 	free(facts);
 }
 
