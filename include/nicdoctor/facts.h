@@ -41,6 +41,14 @@ struct nd_link_stats {
 	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets;
 	uint64_t rx_errors, tx_errors, rx_dropped, tx_dropped;
 	uint64_t rx_missed, rx_fifo, rx_over;
+	/* Physical-layer receive errors: frames that failed the FCS (CRC) and
+	 * misaligned frames (rtnetlink rx_crc_errors, rx_frame_errors). */
+	uint64_t rx_crc, rx_frame;
+	bool rx_phy_known;		/* rx_crc/rx_frame were read, not only zero */
+	/* Times the carrier went up or down (IFLA_CARRIER_CHANGES, sysfs
+	 * carrier_changes, ip's "transns"); known only where it was read. */
+	uint64_t carrier_changes;
+	bool carrier_changes_known;
 };
 
 /* rtnetlink (libnl-route) view of the link. */
@@ -302,6 +310,10 @@ struct nd_irq_sums {
 	unsigned n_columns;
 	unsigned column_cpu[ND_IRQ_MAX_CPUS];	/* the CPU of each column */
 	uint64_t per_column[ND_IRQ_MAX_CPUS];
+	/* Each IRQ's count summed over the columns, in the file's order: which
+	 * queue's vector fired in a window, not only on which CPU. */
+	unsigned irq_number[ND_MAX_IRQS];
+	uint64_t per_irq[ND_MAX_IRQS];
 };
 
 struct nd_counter_sample {

@@ -48,7 +48,8 @@ void nd_probe_pci(const struct nd_root *root, const char *ifname, struct nd_fact
 void nd_probe_queues(const struct nd_root *root, const char *ifname, struct nd_facts *facts);
 void nd_probe_irqs(const struct nd_root *root, const char *ifname, struct nd_facts *facts);
 /* /proc/interrupts read again: the wanted IRQs' counts summed per CPU
- * column into ret (known when the file had any of them); scratch is the
+ * column, and each IRQ's own sum, into ret (known when the file had any
+ * of them); scratch is the
  * caller's, as it is large. */
 void nd_probe_irq_sums(const struct nd_root *root, const unsigned *wanted, unsigned n_wanted,
 		       struct nd_irqs *scratch,

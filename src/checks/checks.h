@@ -13,6 +13,7 @@ void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *
 void nd_check_link_down(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_link_speed_below_max(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_link_half_duplex(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_link_phy_errors(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_pcie_slot_too_slow(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_pcie_aspm_latency(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_mtu_jumbo_possible(const struct nd_facts *facts, struct nd_finding *f);

@@ -1,5 +1,8 @@
 /*
  * irq_concentrated.c - every queue interrupt of the NIC served by one CPU.
+ * Only when several vectors fire (irq_vector_share.c): one busy vector is
+ * traffic reaching one queue, which rss.flows_on_one_queue judges, and no
+ * affinity can spread.
  *
  * Judged from the counts first (where interrupts actually landed: the azure
  * mlx5 case had distinct smp_affinity masks and still every count on CPU0),
@@ -15,25 +18,18 @@
 
 #include "checks.h"
 #include "counter_window.h"
+#include "irq_vector_share.h"
 #include "nic_common.h"
 #include "nicdoctor/queues.h"
 
-/* Below this many queue interrupts in total the counts say nothing yet. */
-#define IRQ_MIN_COUNTS 1000
-/* One CPU taking this share of all queue interrupts is "concentrated":
- * a spread over two CPUs already gives each about half. */
-#define IRQ_CONCENTRATED_SHARE 0.90
-
+/* The counts are irq_vector_share.c's; this is the affinity fallback. */
 struct irq_tally {
 	unsigned queue_irqs;
-	uint64_t total;
-	uint64_t per_cpu[ND_IRQ_MAX_CPUS];
 	bool same_effective;		/* every queue IRQ's effective affinity is one same CPU */
 	int effective_cpu;
 };
 
-static void tally(const struct nd_irqs *irqs, const struct nd_chain *chain, unsigned columns,
-		  struct irq_tally *t)
+static void tally(const struct nd_irqs *irqs, const struct nd_chain *chain, struct irq_tally *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->same_effective = true;
@@ -46,10 +42,6 @@ static void tally(const struct nd_irqs *irqs, const struct nd_chain *chain, unsi
 		if (!nd_chain_irq_serves_queue(chain, irq))
 			continue;
 		t->queue_irqs++;
-		for (unsigned cpu = 0; cpu < columns; cpu++) {
-			t->per_cpu[cpu] += irq->per_cpu[cpu];
-			t->total += irq->per_cpu[cpu];
-		}
 		if (!eff || nd_cpuset_count(eff) != 1 ||
 		    (t->effective_cpu >= 0 && t->effective_cpu != nd_cpuset_first(eff)))
 			t->same_effective = false;
@@ -82,52 +74,6 @@ static void add_fix(const struct nd_facts *facts, const struct nd_chain *chain,
 	}
 }
 
-/* The window's queue interrupts, when it saw enough of them to judge;
- * boot_share is the since-boot busiest CPU's share (< 0 unknown). */
-static bool judge_window(const struct nd_facts *facts, const struct nd_chain *chain,
-			 double boot_share, unsigned boot_cpu, struct nd_finding *f)
-{
-	const struct nd_counter_window *w = &facts->window;
-	const struct nd_irq_sums *a = &w->before.queue_irqs, *b = &w->after.queue_irqs;
-	uint64_t total = 0, top = 0;
-	unsigned top_column = 0;
-	char history[96] = "";
-	double share;
-
-	if (!w->known || !a->known || !b->known || a->n_columns != b->n_columns)
-		return false;
-	for (unsigned c = 0; c < b->n_columns; c++) {
-		uint64_t d = nd_counter_delta(a->per_column[c], b->per_column[c]);
-
-		total += d;
-		if (d > top) {
-			top = d;
-			top_column = c;
-		}
-	}
-	nd_window_evidence(facts, f->evidence);
-	cJSON_AddNumberToObject(f->evidence, "window_queue_interrupts", (double)total);
-	if (total < IRQ_MIN_COUNTS)
-		return false;
-	share = (double)top / (double)total;
-	cJSON_AddNumberToObject(f->evidence, "window_busiest_cpu", b->column_cpu[top_column]);
-	cJSON_AddNumberToObject(f->evidence, "window_busiest_cpu_share_pct",
-				(double)(long)(share * 1000.0) / 10.0);
-	if (share >= IRQ_CONCENTRATED_SHARE) {
-		nd_finding_set(f, ND_SEV_WARNING, "%.0f%% of the %llu queue interrupts in %s were "
-			       "on CPU%u", share * 100.0, (unsigned long long)total, w->label,
-			       b->column_cpu[top_column]);
-		add_fix(facts, chain, f);
-		return true;
-	}
-	if (boot_share >= IRQ_CONCENTRATED_SHARE)
-		snprintf(history, sizeof(history), " (since boot %.0f%% were on CPU%u: history)",
-			 boot_share * 100.0, boot_cpu);
-	nd_finding_set(f, ND_SEV_OK, "queue interrupts spread in %s: busiest CPU%u had %.0f%%%s",
-		       w->label, b->column_cpu[top_column], share * 100.0, history);
-	return true;
-}
-
 /* Queue IRQs: the kernel's napi -> IRQ links where it gave them, else
  * IRQ names; the chain goes into the evidence either way. */
 static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
@@ -149,17 +95,89 @@ void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *
 	free(chain);
 }
 
+/* The since-boot and window counts' busiest CPU into the evidence. */
+static void add_counts(const struct nd_facts *facts, const struct nd_irq_share *boot,
+		       const struct nd_irq_share *win, struct nd_finding *f)
+{
+	cJSON_AddNumberToObject(f->evidence, "queue_interrupts_total", (double)boot->total);
+	if (boot->total >= ND_IRQ_MIN_COUNTS) {
+		cJSON_AddNumberToObject(f->evidence, "busiest_cpu", boot->top_cpu);
+		cJSON_AddNumberToObject(f->evidence, "busiest_cpu_share_pct",
+					nd_share_pct1(boot->top_cpu_share));
+	}
+	if (!win)
+		return;
+	nd_window_evidence(facts, f->evidence);
+	cJSON_AddNumberToObject(f->evidence, "window_queue_interrupts", (double)win->total);
+	if (win->total >= ND_IRQ_MIN_COUNTS) {
+		cJSON_AddNumberToObject(f->evidence, "window_busiest_cpu", win->top_cpu);
+		cJSON_AddNumberToObject(f->evidence, "window_busiest_cpu_share_pct",
+					nd_share_pct1(win->top_cpu_share));
+	}
+}
+
+/* s: the counts judged (the window's or since boot's); boot for history. */
+static void judge_pattern(const struct nd_facts *facts, const struct nd_chain *chain,
+			  const struct nd_irq_share *s, const struct nd_irq_share *boot,
+			  unsigned queue_irqs, struct nd_finding *f)
+{
+	char history[96] = "", when[80];
+
+	nd_irq_share_when(facts, s, when, sizeof(when));
+	nd_irq_share_evidence(s, f->evidence);
+	switch (s->pattern) {
+	case ND_IRQ_ONE_CPU:
+		if (s->from_window)
+			nd_finding_set(f, ND_SEV_WARNING, "%.0f%% of the %llu queue interrupts %s "
+				       "were on CPU%u", s->top_cpu_share * 100.0,
+				       (unsigned long long)s->total, when, s->top_cpu);
+		else
+			nd_finding_set(f, ND_SEV_WARNING, "%.0f%% of %u queue interrupts' counts "
+				       "since boot are on CPU%u", s->top_cpu_share * 100.0,
+				       queue_irqs, s->top_cpu);
+		add_fix(facts, chain, f);
+		return;
+	case ND_IRQ_ONE_BUSY:
+		/* Moving the idle vectors elsewhere would leave the one that
+		 * works where it is: the cause is upstream of the IRQs. */
+		nd_finding_set(f, ND_SEV_OK, "IRQ %u took %.0f%% of %u queue vectors' interrupts %s: "
+			       "traffic reaches one queue, not an affinity problem (see "
+			       "rss.flows_on_one_queue)", s->top_irq, s->top_vector_share * 100.0,
+			       s->vectors, when);
+		return;
+	case ND_IRQ_ONE_HOT:
+		nd_finding_set(f, ND_SEV_OK, "queue interrupts spread over CPUs %s (busiest CPU%u "
+			       "%.0f%%), but IRQ %u took %.0f%% (see rss.flows_on_one_queue)", when,
+			       s->top_cpu, s->top_cpu_share * 100.0, s->top_irq,
+			       s->top_vector_share * 100.0);
+		return;
+	default:
+		break;
+	}
+	if (!s->from_window) {
+		nd_finding_set(f, ND_SEV_OK, "queue interrupts spread: busiest CPU%u has %.0f%%",
+			       s->top_cpu, s->top_cpu_share * 100.0);
+		return;
+	}
+	if (boot->pattern == ND_IRQ_ONE_CPU)
+		snprintf(history, sizeof(history), " (since boot %.0f%% were on CPU%u: history)",
+			 boot->top_cpu_share * 100.0, boot->top_cpu);
+	nd_finding_set(f, ND_SEV_OK, "queue interrupts spread %s: busiest CPU%u had %.0f%%%s",
+		       when, s->top_cpu, s->top_cpu_share * 100.0, history);
+}
+
 static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
 		  struct nd_finding *f)
 {
 	const struct nd_irqs *irqs = &facts->irqs;
 	unsigned columns = nd_irq_columns(facts);
 	struct irq_tally t;
-	unsigned top_column = 0;
+	struct nd_irq_share boot, win;
+	bool window;
 
 	if (!irqs->st.known)
 		return nd_finding_unknown(f, "interface interrupts", irqs->st.reason);
-	tally(irqs, chain, columns, &t);
+	tally(irqs, chain, &t);
 	cJSON_AddNumberToObject(f->evidence, "queue_irqs", t.queue_irqs);
 	cJSON_AddNumberToObject(f->evidence, "cpus", columns);
 	if (t.queue_irqs < 2 || columns < 2) {
@@ -168,31 +186,14 @@ static void judge(const struct nd_facts *facts, const struct nd_chain *chain,
 			       columns == 1 ? "" : "s");
 		return;
 	}
-	for (unsigned column = 1; column < columns; column++)
-		if (t.per_cpu[column] > t.per_cpu[top_column])
-			top_column = column;
-	cJSON_AddNumberToObject(f->evidence, "queue_interrupts_total", (double)t.total);
-	if (t.total >= IRQ_MIN_COUNTS) {
-		double share = (double)t.per_cpu[top_column] / (double)t.total;
-
-		cJSON_AddNumberToObject(f->evidence, "busiest_cpu", nd_irq_column_cpu(facts, top_column));
-		cJSON_AddNumberToObject(f->evidence, "busiest_cpu_share_pct",
-					(double)(long)(share * 1000.0) / 10.0);
-		if (judge_window(facts, chain, share, nd_irq_column_cpu(facts, top_column), f))
-			return;
-		if (share >= IRQ_CONCENTRATED_SHARE) {
-			nd_finding_set(f, ND_SEV_WARNING,
-				       "%.0f%% of %u queue interrupts' counts since boot are on CPU%u",
-				       share * 100.0, t.queue_irqs, nd_irq_column_cpu(facts, top_column));
-			add_fix(facts, chain, f);
-			return;
-		}
-		nd_finding_set(f, ND_SEV_OK, "queue interrupts spread: busiest CPU%u has %.0f%%",
-			       nd_irq_column_cpu(facts, top_column), share * 100.0);
-		return;
-	}
-	if (judge_window(facts, chain, -1, 0, f))
-		return;
+	nd_irq_share_boot(facts, chain, &boot);
+	window = nd_irq_share_window(facts, chain, &win);
+	add_counts(facts, &boot, window ? &win : NULL, f);
+	if (window && win.total >= ND_IRQ_MIN_COUNTS)
+		return judge_pattern(facts, chain, &win, &boot, t.queue_irqs, f);
+	if (boot.total >= ND_IRQ_MIN_COUNTS)
+		return judge_pattern(facts, chain, &boot, &boot, t.queue_irqs, f);
+	nd_irq_share_evidence(window ? &win : &boot, f->evidence);	/* "few-counts" */
 	if (t.same_effective && t.effective_cpu >= 0) {
 		cJSON_AddNumberToObject(f->evidence, "affinity_cpu", t.effective_cpu);
 		nd_finding_set(f, ND_SEV_WARNING, "all %u queue interrupts are pinned to CPU%d",

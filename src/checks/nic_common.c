@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,4 +127,22 @@ bool nd_pcie_check_not_applicable(const struct nd_facts *facts, struct nd_findin
 	nd_finding_not_applicable(f, "%s%s", reason,
 				  strstr(reason, "no PCIe link") ? "" : ": no PCIe link");
 	return true;
+}
+
+void nd_rps_mask(const struct nd_facts *facts, char *buf, size_t size)
+{
+	int node = facts->pci.st.known ? facts->pci.numa_node : -1;
+	struct nd_cpuset target = facts->cpus.online;
+	char mask[300];
+	const char *p = mask;
+
+	/* The CPUs of the NIC's NUMA node when known, else all online. */
+	if (node >= 0 && (unsigned)node < facts->cpus.n_nodes &&
+	    !nd_cpuset_empty(&facts->cpus.node_cpus[node]))
+		target = facts->cpus.node_cpus[node];
+	nd_cpuset_format_mask(&target, mask, sizeof(mask));
+	/* "0000000f" -> "f": the kernel accepts either, a person types the short one. */
+	while (p[0] == '0' && p[1] && p[1] != ',')
+		p++;
+	snprintf(buf, size, "%s", p);
 }

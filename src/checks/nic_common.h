@@ -7,6 +7,7 @@
 #define NICDOCTOR_CHECKS_NIC_COMMON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "nicdoctor/check.h"
 #include "nicdoctor/facts.h"
@@ -45,6 +46,10 @@ bool nd_queue_counts(const struct nd_facts *facts, struct nd_finding *f, unsigne
 /* Add the `ethtool -L` command raising RX queues to target: combined
  * channels where the device has them, else rx. */
 void nd_fix_rx_channels(const struct nd_facts *facts, struct nd_finding *f, unsigned target);
+
+/* The rps_cpus mask to steer to (the NIC's NUMA node's CPUs when known,
+ * else all online), short form ("f", "ff,00000000"). */
+void nd_rps_mask(const struct nd_facts *facts, char *buf, size_t size);
 
 /* Mbit/s for evidence, rounded as the titles' %.0f and nd_finding_ceiling round. */
 double nd_round_mbps(double mbps);

@@ -10,7 +10,10 @@
  * their growth in the observation window (the traffic runs or diagnose's
  * short sample: "samples" 2, "interval_sec", "rate_per_sec" {missed,
  * dropped}, "window" {...}); the totals and their share of received
- * packets are history, at most info.
+ * packets are history, at most info.  A record that holds one read (a
+ * snapshot, a sosreport) has no window: its since-boot share is all there
+ * is, and is graded (negligible, info, warning).  Every title leads with
+ * the share of received frames, so 0.0001% and 0.72% never read alike.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "nicdoctor/common.h"
 #include "counter_window.h"
 
 /* Ring drops (missed, fifo, no buffer: the RX ring was full) warn from 10
@@ -31,6 +35,15 @@
  * configured, IPv6 where it is off), background noise that stays far below
  * this share on a link that moves real traffic. */
 #define RX_DROPPED_WARN_SHARE 1e-3
+/* Since boot, without a window: below 10 per million received frames
+ * (0.001%, the ring warning's share, which still lets one flow at a 0.5 ms
+ * RTT near 10GbE goodput) the losses are negligible: ok. */
+#define RX_BOOT_NEGLIGIBLE_SHARE 1e-5
+/* From 0.1% of every frame since boot a warning: by Mathis et al.'s formula
+ * that loss, while it happened, held one TCP flow at a 1 ms RTT to ~450
+ * Mbit/s, so drops that large over the whole uptime cost throughput,
+ * whatever one read cannot say about now. */
+#define RX_BOOT_WARN_SHARE 1e-3
 /* Driver counters listed at most (drivers list totals before per-queue ones). */
 #define RX_DROP_NIC_LISTED 16
 
@@ -77,6 +90,7 @@ struct rx_drops {
 	uint64_t received;		/* rx_packets */
 	uint64_t ring;			/* rx_missed + rx_fifo + rx_over, or the driver's */
 	uint64_t dropped;		/* rx_dropped, or the driver's */
+	char ring_name[64], dropped_name[64];	/* the counter each came from */
 };
 
 /* One read of the counters, or (with base) the growth since an earlier one. */
@@ -112,12 +126,36 @@ static unsigned nic_drops(const struct nd_nicstats *stats, const struct nd_nicst
 				continue;	/* no baseline: nothing to say */
 			value = nd_counter_delta(old, value);
 		}
-		if (value > *slot)
+		if (value > *slot) {
 			*slot = value;
+			nd_strlcpy(kind == DROP_RING ? d->ring_name : d->dropped_name, s->name,
+				   sizeof(d->ring_name));
+		}
 		if (value && obj && listed++ < RX_DROP_NIC_LISTED)
 			cJSON_AddNumberToObject(obj, s->name, (double)value);
 	}
 	return listed;
+}
+
+/* The link counters that make up the ring count: "rx_missed",
+ * "rx_missed+rx_fifo" (the ones that are not zero). */
+static void link_ring_name(const struct nd_link_stats *l, const struct nd_link_stats *b,
+			   char *buf, size_t size)
+{
+	const struct { const char *name; uint64_t now, base; } parts[] = {
+		{ "rx_missed", l->rx_missed, b ? b->rx_missed : 0 },
+		{ "rx_fifo", l->rx_fifo, b ? b->rx_fifo : 0 },
+		{ "rx_over", l->rx_over, b ? b->rx_over : 0 },
+	};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (nd_counter_delta(parts[i].base, parts[i].now) && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "+" : "",
+						parts[i].name);
+	if (!buf[0])
+		nd_strlcpy(buf, "rx_missed", size);
 }
 
 static void count_drops(const struct rx_source *now, const struct rx_source *base,
@@ -134,6 +172,8 @@ static void count_drops(const struct rx_source *now, const struct rx_source *bas
 			  grown(l->rx_fifo, b ? &b->rx_fifo : NULL) +
 			  grown(l->rx_over, b ? &b->rx_over : NULL);
 		d->dropped = grown(l->rx_dropped, b ? &b->rx_dropped : NULL);
+		link_ring_name(l, b, d->ring_name, sizeof(d->ring_name));
+		nd_strlcpy(d->dropped_name, "rx_dropped", sizeof(d->dropped_name));
 	}
 	if (now->nic->st.known && (!base || base->nic->st.known))
 		listed = nic_drops(now->nic, base ? base->nic : NULL, nic_obj, d);
@@ -160,6 +200,26 @@ static double share_pct(uint64_t count, uint64_t received)
 	return round((double)count / (double)(received + count) * 1e6) / 1e4;
 }
 
+/* The share of received frames for a title in buf, as few digits as show
+ * it: "0.72", "0.0013", "<0.0001"; "?" without rx_packets. */
+#define PCT_LEN 24
+static char *pct_text(char *buf, uint64_t count, uint64_t received, bool known)
+{
+	double pct = count ? (double)count / (double)(received + count) * 100.0 : 0;
+
+	if (!known)
+		snprintf(buf, PCT_LEN, "?");
+	else if (!count)
+		snprintf(buf, PCT_LEN, "0");
+	else if (pct >= 0.1)
+		snprintf(buf, PCT_LEN, "%.2f", pct);
+	else if (pct >= 0.0001)
+		snprintf(buf, PCT_LEN, "%.2g", pct);
+	else
+		snprintf(buf, PCT_LEN, "<0.0001");
+	return buf;
+}
+
 static void add_fix(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_rings *rings = &facts->rings;
@@ -182,22 +242,27 @@ static void judge_window(const struct nd_facts *facts, struct nd_finding *f,
 	double ring_share = d->link_known ? (double)d->ring / (double)(d->received + d->ring) : 1;
 	double drop_share = d->link_known ? (double)d->dropped /
 					    (double)(d->received + d->dropped) : 1;
+	char p1[PCT_LEN], p2[PCT_LEN];
 
 	if (d->ring >= ND_WINDOW_MIN_COUNT && ring_share >= RX_RING_DROP_WARN_SHARE) {
-		nd_finding_set(f, ND_SEV_WARNING, "RX ring overflowing: %.1f missed/s (%.4f%% of "
-			       "received) during %s; %" PRIu64 " since the driver loaded",
-			       nd_window_rate(w, d->ring), ring_share * 100.0, w->label, boot->ring);
+		nd_finding_set(f, ND_SEV_WARNING, "RX ring overflowing: %s%% of received frames "
+			       "missed during %s (%s %" PRIu64 ", %.1f missed/s); %" PRIu64 " since "
+			       "the driver loaded", pct_text(p1, d->ring, d->received, d->link_known),
+			       w->label, d->ring_name, d->ring, nd_window_rate(w, d->ring), boot->ring);
 		add_fix(facts, f);
 	} else if (d->dropped >= ND_WINDOW_MIN_COUNT && drop_share >= RX_DROPPED_WARN_SHARE) {
-		nd_finding_set(f, ND_SEV_WARNING, "receive drops: %.1f dropped/s (%.3f%% of "
-			       "received) during %s; %" PRIu64 " since the driver loaded",
-			       nd_window_rate(w, d->dropped), drop_share * 100.0, w->label,
-			       boot->dropped);
+		nd_finding_set(f, ND_SEV_WARNING, "receive drops: %s%% of received frames dropped "
+			       "during %s (%s %" PRIu64 ", %.1f dropped/s); %" PRIu64 " since the "
+			       "driver loaded", pct_text(p1, d->dropped, d->received, d->link_known),
+			       w->label, d->dropped_name, d->dropped,
+			       nd_window_rate(w, d->dropped), boot->dropped);
 		add_fix(facts, f);
 	} else {
-		nd_finding_set(f, ND_SEV_INFO, "%" PRIu64 " missed and %" PRIu64 " dropped during %s:"
-			       " below %d, %.3f%% and %.1f%% of received", d->ring, d->dropped,
-			       w->label, ND_WINDOW_MIN_COUNT, RX_RING_DROP_WARN_SHARE * 100.0,
+		nd_finding_set(f, ND_SEV_INFO, "%" PRIu64 " missed (%s%%) and %" PRIu64 " dropped "
+			       "(%s%%) during %s: below %d, %.3f%% and %.1f%% of received", d->ring,
+			       pct_text(p1, d->ring, d->received, d->link_known), d->dropped,
+			       pct_text(p2, d->dropped, d->received, d->link_known), w->label,
+			       ND_WINDOW_MIN_COUNT, RX_RING_DROP_WARN_SHARE * 100.0,
 			       RX_DROPPED_WARN_SHARE * 100.0);
 	}
 }
@@ -271,10 +336,65 @@ static void add_boot_evidence(const struct nd_facts *facts, cJSON *evidence, str
 	cJSON_AddNumberToObject(evidence, "warn_dropped_share_pct", RX_DROPPED_WARN_SHARE * 100);
 }
 
+/* "0.72% missed (rx_missed_errors 123456)": one part of a since-boot title. */
+static void boot_part(char *buf, size_t size, const char *what, uint64_t count,
+		      const char *name, const struct rx_drops *d)
+{
+	char pct[PCT_LEN];
+
+	if (d->link_known)
+		snprintf(buf, size, "%s%% %s (%s %" PRIu64 ")",
+			 pct_text(pct, count, d->received, true), what, name, count);
+	else
+		snprintf(buf, size, "%" PRIu64 " %s (%s)", count, what, name);
+}
+
+/* Only since-boot totals: with a window that saw none they are history
+ * (at most info); without one (a record's single read) the share decides. */
+static void judge_boot(const struct nd_facts *facts, struct nd_finding *f,
+		       const struct rx_drops *boot, bool had_window)
+{
+	double worst = 0;
+	enum nd_severity sev = ND_SEV_INFO;
+	char when[64], none[128], missed[96] = "", dropped[96] = "", received[64];
+
+	if (boot->ring)
+		boot_part(missed, sizeof(missed), "missed", boot->ring, boot->ring_name, boot);
+	if (boot->dropped)
+		boot_part(dropped, sizeof(dropped), "dropped", boot->dropped, boot->dropped_name,
+			  boot);
+	if (boot->link_known) {
+		double ring = (double)boot->ring / (double)(boot->received + boot->ring);
+		double drop = (double)boot->dropped / (double)(boot->received + boot->dropped);
+
+		worst = ring > drop ? ring : drop;
+		if (worst < RX_BOOT_NEGLIGIBLE_SHARE)
+			sev = ND_SEV_OK;
+		else if (worst >= RX_BOOT_WARN_SHARE && !had_window)
+			sev = ND_SEV_WARNING;
+	}
+	cJSON_AddNumberToObject(f->evidence, "negligible_share_pct",
+				RX_BOOT_NEGLIGIBLE_SHARE * 100);
+	cJSON_AddNumberToObject(f->evidence, "warn_since_boot_share_pct", RX_BOOT_WARN_SHARE * 100);
+	if (boot->link_known)
+		snprintf(received, sizeof(received), "of %" PRIu64 " received ",
+			 boot->received);
+	else
+		snprintf(received, sizeof(received), "(received unknown) ");
+	nd_finding_set(f, sev, "%s%s%s %ssince it came up (%s%s)%s; %s", missed,
+		       missed[0] && dropped[0] ? ", " : "", dropped, received,
+		       facts->uptime.st.known ? "uptime " : "",
+		       nd_uptime_text(facts, when, sizeof(when)),
+		       sev == ND_SEV_OK ? ": negligible" : "",
+		       nd_window_none_text(facts, none, sizeof(none)));
+	if (sev == ND_SEV_WARNING)
+		add_fix(facts, f);
+}
+
 void nd_check_nic_rx_dropped(const struct nd_facts *facts, struct nd_finding *f)
 {
 	struct rx_drops boot, win;
-	char when[64], none[128], why[2 * ND_REASON_LEN + 4];
+	char why[2 * ND_REASON_LEN + 4];
 	cJSON *window;
 
 	if (!nd_link_stats_known(facts) && !facts->nicstats.st.known) {
@@ -291,8 +411,5 @@ void nd_check_nic_rx_dropped(const struct nd_facts *facts, struct nd_finding *f)
 		nd_finding_set(f, ND_SEV_OK, "no receive drops or misses counted");
 		return;
 	}
-	nd_finding_set(f, ND_SEV_INFO, "%" PRIu64 " missed and %" PRIu64 " dropped since the "
-		       "interface came up (%s%s); %s", boot.ring, boot.dropped,
-		       facts->uptime.st.known ? "uptime " : "", nd_uptime_text(facts, when, sizeof(when)),
-		       nd_window_none_text(facts, none, sizeof(none)));
+	judge_boot(facts, f, &boot, window != NULL);
 }

@@ -12,6 +12,8 @@ const struct nd_check nd_checks[] = {
 	  nd_check_link_speed_below_max },
 	{ "link.half_duplex", "link runs half duplex (usually a duplex mismatch)",
 	  nd_check_link_half_duplex },
+	{ "link.phy_errors", "CRC/FCS, alignment, symbol errors or a flapping carrier (cable, "
+	  "optic, port)", nd_check_link_phy_errors },
 	{ "pcie.link_downgraded", "PCIe link trained below the card's capability (LnkSta < LnkCap)",
 	  nd_check_pcie_link_downgraded },
 	{ "pcie.slot_too_slow", "the card's PCIe capability or a bridge above it cannot carry "
@@ -26,11 +28,11 @@ const struct nd_check nd_checks[] = {
 	  nd_check_queues_below_cpus },
 	{ "rss.indirection_uneven", "RSS indirection table leaves queues out or is strongly uneven",
 	  nd_check_rss_indirection_uneven },
-	{ "rss.flows_on_one_queue", "one queue carries nearly all packets of several flows "
-	  "(confirmed only by traffic)", nd_check_rss_flows_on_one_queue },
+	{ "rss.flows_on_one_queue", "one queue carries nearly all packets or queue interrupts "
+	  "(RSS, RPS)", nd_check_rss_flows_on_one_queue },
 	{ "rps.off_single_queue", "one RX queue and no RPS: one CPU does all receive work",
 	  nd_check_rps_off_single_queue },
-	{ "irq.concentrated", "every queue interrupt of the NIC served by one CPU",
+	{ "irq.concentrated", "the NIC's firing queue vectors all served by one CPU",
 	  nd_check_irq_concentrated },
 	{ "irq.remote_numa", "queue interrupts served by CPUs of another NUMA node than the NIC's",
 	  nd_check_irq_remote_numa },

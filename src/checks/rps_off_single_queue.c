@@ -8,31 +8,12 @@
 #include <string.h>
 
 #include "checks.h"
+#include "nic_common.h"
 #include "nicdoctor/queues.h"
-
-/* CPUs to steer to: those of the NIC's NUMA node when known, else all. */
-static struct nd_cpuset rps_target(const struct nd_facts *facts)
-{
-	int node = facts->pci.st.known ? facts->pci.numa_node : -1;
-
-	if (node >= 0 && (unsigned)node < facts->cpus.n_nodes &&
-	    !nd_cpuset_empty(&facts->cpus.node_cpus[node]))
-		return facts->cpus.node_cpus[node];
-	return facts->cpus.online;
-}
-
-/* "0000000f" -> "f": the kernel accepts either, a person types the short one. */
-static const char *short_mask(const char *mask)
-{
-	while (mask[0] == '0' && mask[1] && mask[1] != ',')
-		mask++;
-	return mask;
-}
 
 void nd_check_rps_off_single_queue(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_queue_sysfs *q = &facts->queues;
-	struct nd_cpuset target;
 	char list[256], mask[300];
 
 	if (!q->st.known)
@@ -56,8 +37,7 @@ void nd_check_rps_off_single_queue(const struct nd_facts *facts, struct nd_findi
 	nd_finding_set(f, ND_SEV_WARNING,
 		       "one RX queue and RPS off: one of %u CPUs does all receive processing",
 		       facts->cpus.n_online);
-	target = rps_target(facts);
-	nd_cpuset_format_mask(&target, mask, sizeof(mask));
-	nd_finding_fix(f, "rps", "echo %s > /sys/class/net/%s/queues/rx-0/rps_cpus",
-		       short_mask(mask), facts->ifname);
+	nd_rps_mask(facts, mask, sizeof(mask));
+	nd_finding_fix(f, "rps", "echo %s > /sys/class/net/%s/queues/rx-0/rps_cpus", mask,
+		       facts->ifname);
 }

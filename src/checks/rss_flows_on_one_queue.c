@@ -6,11 +6,20 @@
  * since-boot per-queue counters raise the suspicion; only traffic with
  * several flows confirms it (verdict_queues.c).  RX queues where the
  * counters are known, else TX queues (an mq root counts those).
+ *
+ * Without per-queue counters (a sosreport, a driver with no queue
+ * statistics) the queue vectors' interrupts tell the same story
+ * (irq_vector_share.c): one vector taking nearly all of them is traffic
+ * reaching one queue, and the fix is RSS or RPS, never IRQ affinity; one
+ * vector well above its fair share is an uneven hash (info).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks.h"
+#include "irq_vector_share.h"
+#include "nic_common.h"
 #include "nicdoctor/queues.h"
 
 /* Since boot, one queue with 90% of the packets is suspect ... */
@@ -38,26 +47,119 @@ static void tally_kind(const struct nd_queue_table *qt, unsigned kind, struct ta
 	}
 }
 
+static void one_busy_fix(const struct nd_facts *facts, const struct nd_irq_share *s,
+			 struct nd_finding *f)
+{
+	unsigned rx_queues = nd_facts_rx_queues(facts);
+	char mask[300];
+
+	nd_finding_fix(f, "rss", "# is RSS on? ethtool -x %s (table), ethtool -n %s rx-flow-hash "
+		       "tcp4 (hash fields); one flow stays on one queue whatever RSS does",
+		       facts->ifname, facts->ifname);
+	if (rx_queues > 1)
+		nd_finding_fix(f, "rss", "ethtool -X %s equal %u", facts->ifname, rx_queues);
+	if (facts->cpus.st.known && facts->cpus.n_online > 1) {
+		nd_rps_mask(facts, mask, sizeof(mask));
+		nd_finding_fix(f, "rss", "# where the NIC cannot hash: RPS spreads the stack's work");
+		nd_finding_fix(f, "rss", "echo %s > /sys/class/net/%s/queues/rx-%d/rps_cpus", mask,
+			       facts->ifname, s->top_queue >= 0 ? s->top_queue : 0);
+	}
+}
+
+/* Whether the interface receives on two queues or more: the count where
+ * it is known, else two vectors whose names are not transmit-only
+ * ("eth0-tx-0", "virtio0-output.0"). */
+static bool several_rx_queues(const struct nd_facts *facts)
+{
+	unsigned rx_queues = nd_facts_rx_queues(facts), rx_vectors = 0;
+
+	if (rx_queues)
+		return rx_queues > 1;
+	for (unsigned i = 0; i < facts->irqs.count && i < ND_MAX_IRQS; i++) {
+		const char *name = facts->irqs.irq[i].name;
+
+		if (nd_facts_irq_serves_queue(facts, &facts->irqs.irq[i]) &&
+		    !strstr(name, "output") && !strstr(name, "-tx-") && !strstr(name, "_tx"))
+			rx_vectors++;
+	}
+	return rx_vectors > 1;
+}
+
+/* No per-queue counters: the queue vectors' interrupts; false when they
+ * cannot say (fewer than two vectors or RX queues, too few interrupts):
+ * with one RX queue, its vector taking everything is no news
+ * (rps.off_single_queue judges that host). */
+static bool judge_vectors(const struct nd_facts *facts, struct nd_finding *f)
+{
+	struct nd_chain *chain;
+	struct nd_irq_share s;
+	char queue[32] = "", when[80];
+
+	if (!facts->irqs.st.known || !several_rx_queues(facts) ||
+	    !(chain = calloc(1, sizeof(*chain))))
+		return false;
+	nd_queue_chain_build(facts, chain);
+	nd_irq_share_judged(facts, chain, &s, NULL);
+	free(chain);
+	nd_irq_share_when(facts, &s, when, sizeof(when));
+	if (s.pattern == ND_IRQ_FEW || !s.per_vector_known)
+		return false;
+	cJSON_AddStringToObject(f->evidence, "queue_kind", "rx");
+	cJSON_AddStringToObject(f->evidence, "counter_source", "queue vectors' interrupts");
+	nd_irq_share_evidence(&s, f->evidence);
+	nd_chain_add_evidence(facts, f->evidence);
+	if (s.top_queue >= 0)
+		snprintf(queue, sizeof(queue), " (queue %d)", s.top_queue);
+	switch (s.pattern) {
+	case ND_IRQ_ONE_BUSY:
+		nd_finding_set(f, ND_SEV_WARNING, "IRQ %u%s took %.0f%% of %u queue vectors' "
+			       "interrupts %s: traffic reaches one queue (RSS off or unsupported, "
+			       "or one flow)", s.top_irq, queue, s.top_vector_share * 100.0,
+			       s.vectors, when);
+		one_busy_fix(facts, &s, f);
+		break;
+	case ND_IRQ_ONE_HOT:
+		nd_finding_set(f, ND_SEV_INFO, "IRQ %u%s took %.0f%% of %u queue vectors' "
+			       "interrupts %s (even: %.0f%%): the flows hash unevenly", s.top_irq,
+			       queue, s.top_vector_share * 100.0, s.vectors,
+			       when, 100.0 / s.vectors);
+		nd_finding_fix(f, "rss", "# more flows spread better; check the hash: ethtool -x %s, "
+			       "ethtool -n %s rx-flow-hash tcp4 (sdfn: addresses and ports)",
+			       facts->ifname, facts->ifname);
+		break;
+	default:
+		nd_finding_set(f, ND_SEV_OK, "%u queue vectors share the interrupts %s: the "
+			       "busiest has %.0f%%", s.vectors, when,
+			       s.top_vector_share * 100.0);
+		break;
+	}
+	return true;
+}
+
 void nd_check_rss_flows_on_one_queue(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_queue_table *qt = &facts->queue_table;
 	unsigned kind = ND_QUEUE_RX;
 	const char *name;
-	struct tally t;
+	struct tally t = { 0, 0, -1 };
 	double share;
 
-	if (!qt->st.known)
-		return nd_finding_unknown(f, "queue table", qt->st.reason);
-	tally_kind(qt, ND_QUEUE_RX, &t);
-	if (t.queues < 2) {
-		struct tally tx;
+	if (qt->st.known) {
+		tally_kind(qt, ND_QUEUE_RX, &t);
+		if (t.queues < 2) {
+			struct tally tx;
 
-		tally_kind(qt, ND_QUEUE_TX, &tx);
-		if (tx.queues >= 2) {
-			t = tx;
-			kind = ND_QUEUE_TX;
+			tally_kind(qt, ND_QUEUE_TX, &tx);
+			if (tx.queues >= 2) {
+				t = tx;
+				kind = ND_QUEUE_TX;
+			}
 		}
 	}
+	if (t.queues < 2 && judge_vectors(facts, f))
+		return;
+	if (!qt->st.known)
+		return nd_finding_unknown(f, "queue table", qt->st.reason);
 	name = kind == ND_QUEUE_RX ? "rx" : "tx";
 	cJSON_AddStringToObject(f->evidence, "queue_kind", name);
 	cJSON_AddNumberToObject(f->evidence, "queues_with_counters", t.queues);

@@ -479,6 +479,8 @@ static int get_fields(const cJSON *obj, void *base, const struct nd_jfield *fiel
 		const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, f->key);
 		int r;
 
+		if (!item && f->optional)
+			continue;
 		if (!item && f->type != ND_J_SYSCTL && f->type != ND_J_STATUS) {
 			nd_strlcpy(ctx->path, "", sizeof(ctx->path));
 			path_prepend(ctx, "%s (missing)", f->key);

@@ -18,6 +18,21 @@ static const struct nd_jfield link_stats_fields[] = {
 	STAT(rx_bytes), STAT(tx_bytes), STAT(rx_packets), STAT(tx_packets),
 	STAT(rx_errors), STAT(tx_errors), STAT(rx_dropped), STAT(tx_dropped),
 	STAT(rx_missed), STAT(rx_fifo), STAT(rx_over),
+	/* added with link.phy_errors: optional, so older snapshots still read */
+	{ .key = "rx_crc", .type = ND_J_UINT, .off = offsetof(S, stats.rx_crc),
+	  .size = ND_J_MSIZE(S, stats.rx_crc), .count_off = ND_J_NO_COUNT, .optional = true },
+	{ .key = "rx_frame", .type = ND_J_UINT, .off = offsetof(S, stats.rx_frame),
+	  .size = ND_J_MSIZE(S, stats.rx_frame), .count_off = ND_J_NO_COUNT, .optional = true },
+	{ .key = "rx_phy_known", .type = ND_J_BOOL, .off = offsetof(S, stats.rx_phy_known),
+	  .size = ND_J_MSIZE(S, stats.rx_phy_known), .count_off = ND_J_NO_COUNT,
+	  .optional = true },
+	{ .key = "carrier_changes", .type = ND_J_UINT, .off = offsetof(S, stats.carrier_changes),
+	  .size = ND_J_MSIZE(S, stats.carrier_changes), .count_off = ND_J_NO_COUNT,
+	  .optional = true },
+	{ .key = "carrier_changes_known", .type = ND_J_BOOL,
+	  .off = offsetof(S, stats.carrier_changes_known),
+	  .size = ND_J_MSIZE(S, stats.carrier_changes_known), .count_off = ND_J_NO_COUNT,
+	  .optional = true },
 	ND_JF_END
 };
 #undef STAT

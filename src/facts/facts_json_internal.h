@@ -10,6 +10,7 @@
 #ifndef NICDOCTOR_FACTS_JSON_INTERNAL_H
 #define NICDOCTOR_FACTS_JSON_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -47,6 +48,9 @@ struct nd_jfield {
 	size_t count_off;
 	size_t max;
 	const struct nd_jfield *sub;
+	/* Absent on read (JSON written before the field existed): left zero,
+	 * the rest of the group still read. */
+	bool optional;
 };
 
 #define ND_J_MSIZE(S, m) sizeof(((S *)0)->m)

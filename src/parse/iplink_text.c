@@ -174,6 +174,17 @@ static void parse_counters(struct nd_span header, struct nd_span values, bool rx
 			dst = &out->stats.rx_over;
 		else if (rx && nd_span_eq(name, "fifo"))
 			dst = &out->stats.rx_fifo;
+		else if (rx && nd_span_eq(name, "crc")) {
+			dst = &out->stats.rx_crc;
+			out->stats.rx_phy_known = true;
+		}
+		else if (rx && nd_span_eq(name, "frame"))
+			dst = &out->stats.rx_frame;
+		else if (!rx && nd_span_eq(name, "transns")) {
+			/* ip -s -s: TX errors' "transns" is the carrier changes */
+			dst = &out->stats.carrier_changes;
+			out->stats.carrier_changes_known = true;
+		}
 		if (dst)
 			*dst = v;
 	}

@@ -194,6 +194,12 @@ void nd_probe_irq_sums(const struct nd_root *root, const unsigned *wanted, unsig
 			for (unsigned i = 0; i < scratch->count; i++)
 				ret->per_column[c] += scratch->irq[i].per_cpu[c];
 		}
+		for (unsigned i = 0; i < scratch->count && i < ND_MAX_IRQS; i++) {
+			ret->irq_number[i] = scratch->irq[i].irq;
+			ret->per_irq[i] = 0;
+			for (unsigned c = 0; c < ret->n_columns; c++)
+				ret->per_irq[i] += scratch->irq[i].per_cpu[c];
+		}
 		ret->known = true;
 	}
 	free(text);

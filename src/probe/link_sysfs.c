@@ -54,6 +54,8 @@ static void read_stats(const struct nd_root *root, const char *ifname, struct nd
 		{ "rx_missed_errors", offsetof(struct nd_link, stats.rx_missed) },
 		{ "rx_fifo_errors", offsetof(struct nd_link, stats.rx_fifo) },
 		{ "rx_over_errors", offsetof(struct nd_link, stats.rx_over) },
+		{ "rx_crc_errors", offsetof(struct nd_link, stats.rx_crc) },
+		{ "rx_frame_errors", offsetof(struct nd_link, stats.rx_frame) },
 	};
 
 	unsigned read = 0;
@@ -98,6 +100,12 @@ static void fill_link(const struct nd_root *root, const char *ifname, struct nd_
 	if (read_attr_u64(root, ifname, "ifindex", &value) == 0 && value <= INT_MAX)
 		link->ifindex = (int)value;
 	read_stats(root, ifname, link);
+	link->stats.rx_phy_known = read_attr_u64(root, ifname, "statistics/rx_crc_errors",
+						 &value) == 0;
+	if (read_attr_u64(root, ifname, "carrier_changes", &value) == 0) {
+		link->stats.carrier_changes = value;
+		link->stats.carrier_changes_known = true;
+	}
 	nd_status_set_known(&link->st);
 	snprintf(link->st.source, sizeof(link->st.source), "/sys/class/net/%s/mtu", ifname);
 }

@@ -66,6 +66,8 @@ static void fill_mac(struct rtnl_link *rl, char *buf, size_t size)
 
 static void fill_link_stats(struct rtnl_link *rl, struct nd_link *link)
 {
+	uint32_t changes = 0;
+
 	link->stats.rx_bytes = rtnl_link_get_stat(rl, RTNL_LINK_RX_BYTES);
 	link->stats.tx_bytes = rtnl_link_get_stat(rl, RTNL_LINK_TX_BYTES);
 	link->stats.rx_packets = rtnl_link_get_stat(rl, RTNL_LINK_RX_PACKETS);
@@ -77,6 +79,11 @@ static void fill_link_stats(struct rtnl_link *rl, struct nd_link *link)
 	link->stats.rx_missed = rtnl_link_get_stat(rl, RTNL_LINK_RX_MISSED_ERR);
 	link->stats.rx_fifo = rtnl_link_get_stat(rl, RTNL_LINK_RX_FIFO_ERR);
 	link->stats.rx_over = rtnl_link_get_stat(rl, RTNL_LINK_RX_OVER_ERR);
+	link->stats.rx_crc = rtnl_link_get_stat(rl, RTNL_LINK_RX_CRC_ERR);
+	link->stats.rx_frame = rtnl_link_get_stat(rl, RTNL_LINK_RX_FRAME_ERR);
+	link->stats.rx_phy_known = true;
+	link->stats.carrier_changes_known = rtnl_link_get_carrier_changes(rl, &changes) == 0;
+	link->stats.carrier_changes = link->stats.carrier_changes_known ? changes : 0;
 }
 
 /* libnl's parsed link object: everything libnl-route knows about. */

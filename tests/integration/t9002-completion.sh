@@ -117,7 +117,8 @@ test_expect_success 'a comma list completes after the last comma, without the ID
 	printf "%s\n" link.down,pcie.aspm_latency link.down,pcie.link_downgraded link.down,pcie.slot_too_slow >expect &&
 	complete diagnose --skip link.down,pcie. >actual &&
 	test_cmp expect actual &&
-	printf "%s\n" link.down,link.half_duplex link.down,link.speed_below_max >expect &&
+	printf "%s\n" link.down,link.half_duplex link.down,link.phy_errors \
+		link.down,link.speed_below_max >expect &&
 	complete diagnose --skip link.down,link. >actual &&
 	test_cmp expect actual &&
 	printf "%s\n" link.down,pcie.aspm_latency link.down,pcie.link_downgraded link.down,pcie.slot_too_slow >expect &&

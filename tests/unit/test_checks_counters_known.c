@@ -101,6 +101,22 @@ static void test_sysfs_link_with_statistics(void **state)
 	run("nic.rx_dropped", f);
 	assert_int_equal(finding.severity, ND_SEV_OK);
 	assert_true(evidence_number("link_stats.rx_packets") == 1000000);
+	/* statistics/ without rx_crc_errors: no "no CRC errors" (the tree has
+	 * no device link, which reads as virtual: say it is a NIC's) */
+	f->pci.no_device = false;
+	run("link.phy_errors", f);
+	assert_int_equal(finding.severity, ND_SEV_UNKNOWN);
+	write_file(dir, "sys/class/net/eth0/statistics/rx_crc_errors", "3100\n");
+	write_file(dir, "sys/class/net/eth0/statistics/rx_frame_errors", "12\n");
+	write_file(dir, "sys/class/net/eth0/carrier_changes", "9\n");
+	free(f);
+	f = probe_tree(dir, "eth0", false);
+	f->pci.no_device = false;
+	run("link.phy_errors", f);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);	/* 0.31% in one read */
+	assert_true(evidence_number("crc_errors") == 3100);
+	assert_true(evidence_number("alignment_errors") == 12);
+	assert_true(evidence_number("carrier_changes") == 9);
 	write_file(dir, "sys/class/net/eth0/statistics/rx_dropped", "777\n");
 	free(f);
 	f = probe_tree(dir, "eth0", false);
@@ -127,6 +143,9 @@ static void test_sos_ip_link_counters(void **state)
 	run("nic.rx_dropped", f);
 	assert_int_equal(finding.severity, ND_SEV_OK);
 	assert_true(evidence_number("link_stats.rx_packets") == 1000);
+	/* ip -s -d link (one -s) has no crc column: unknown, not "none" */
+	run("link.phy_errors", f);
+	assert_int_equal(finding.severity, ND_SEV_UNKNOWN);
 	free(f);
 }
 
