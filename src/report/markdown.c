@@ -77,6 +77,8 @@ static const char *result_of(const cJSON *f)
 {
 	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "skipped")))
 		return "skipped";
+	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "not_applicable")))
+		return "not applicable";
 	return nd_json_str(f, "severity", "skipped");
 }
 
@@ -85,14 +87,16 @@ static void title(FILE *out, const cJSON *doc)
 	const cJSON *iface = cJSON_GetObjectItem(doc, "interface");
 	const cJSON *host = cJSON_GetObjectItem(doc, "host");
 	const char *origin = nd_json_str(host, "origin", "");
-	const cJSON *sum = cJSON_GetObjectItem(doc, "summary");
 	const char *pci = nd_json_str(iface, "pci_address", NULL);
-	char num[32], counts[256];
+	char num[32], result[400];
+	size_t verdict_len;
 
 	fprintf(out, "# nicdoctor: %s on %s\n\n", nd_json_str(iface, "name", "?"),
 		nd_json_str(host, "name", "unknown host"));
-	fprintf(out, "**Result: %s** (%s)\n\n", nd_json_str(sum, "worst", "?"),
-		nd_counts_text(doc, counts, sizeof(counts))[0] ? counts : "no checks ran");
+	nd_result_text(doc, "in the tables below", result, sizeof(result));
+	/* "no problem found (...); ...": the verdict in bold, the counts not */
+	verdict_len = strchr(result, '(') ? strcspn(result, "(") - 1 : strlen(result);
+	fprintf(out, "**Result: %.*s**%s\n\n", (int)verdict_len, result, result + verdict_len);
 	fprintf(out, "Driver %s, PCI %s, ", nd_json_str(iface, "driver", "unknown"),
 		pci ? pci : "none");
 	nd_json_text(cJSON_GetObjectItem(iface, "speed_mbps"), num, sizeof(num));

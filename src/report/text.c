@@ -20,6 +20,7 @@
  *   [ ?? ] irq.concentrated  cannot tell where interrupts go
  *          missing: irqs
  *   [skip] rps.off_single_queue  ...
+ *   [ NA ] bond.member_down  not a bond
  *
  *   Not readable: irqs (no permission)
  *
@@ -28,6 +29,9 @@
  * with the per-CPU bars come after the findings (text_throughput.c).
  *
  *   Result: critical (1 critical, 1 unknown, 1 ok, 1 skipped)
+ *
+ * or, when nothing is warning or worse, "Result: no problem found (...)"
+ * and how many checks could not judge.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,9 +40,10 @@
 #include "nicdoctor/report.h"
 #include "render.h"
 
-#define WIDTH 80
+#define WIDTH ND_TEXT_WIDTH
 #define TAG_INDENT 7		/* under "[WARN] " */
 #define DETAIL_INDENT 9		/* under "key: " of an evidence line */
+#define HEADLINE_FIX_INDENT 4	/* under "To fix it:" */
 #define CEILING_INDENT 27	/* "  " + 9 + " Mbit/s  " + 7 + "  " */
 
 struct text_out {
@@ -57,6 +62,7 @@ static const struct {
 };
 
 static const char skip_tag[] = "[skip]", skip_color[] = "\033[2m", reset[] = "\033[0m";
+static const char not_applicable_tag[] = "[ NA ]";
 
 /* Write n bytes with control characters shown as '?': a value from a
  * snapshot must not be able to move the cursor or change colours. */
@@ -249,24 +255,23 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 			if (!cJSON_IsString(cmd))
 				continue;
 			fprintf(t->out, "%*s", DETAIL_INDENT, "");
-			/* a backslash does not continue a comment: continue it as one */
-			if (cmd->valuestring[0] == '#')
-				wrap_lead(t->out, DETAIL_INDENT, DETAIL_INDENT, cmd->valuestring, "",
-					  "# ");
-			else
-				wrap(t->out, DETAIL_INDENT, DETAIL_INDENT + 2, cmd->valuestring,
-				     " \\");
+			nd_shell_print(t->out, DETAIL_INDENT, DETAIL_INDENT, cmd->valuestring);
 		}
 	}
 }
 
 static void finding(const struct text_out *t, const cJSON *f);
 
-/* A finding's severity, -1 when skipped. */
+#define SEV_SKIPPED (-1)
+#define SEV_NOT_APPLICABLE (-2)
+
+/* A finding's severity, SEV_SKIPPED or SEV_NOT_APPLICABLE. */
 static int finding_sev(const cJSON *f)
 {
 	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "skipped")))
-		return -1;
+		return SEV_SKIPPED;
+	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "not_applicable")))
+		return SEV_NOT_APPLICABLE;
 	return nd_severity_from_name(nd_json_str(f, "severity", NULL));
 }
 
@@ -330,14 +335,60 @@ static void id_paragraph(const struct text_out *t, const cJSON *doc, int want, c
 	wrap(t->out, 0, 4, line, "");
 }
 
-/* The binding bottleneck's fix, right under the headline: what to type. */
+/* "Not applicable: a, b (not a bond); c (mode active-backup ...)": the
+ * checks with nothing here to judge, grouped by why. */
+static void not_applicable_paragraph(const struct text_out *t, const cJSON *doc)
+{
+	const cJSON *findings = cJSON_GetObjectItem(doc, "findings"), *f, *g;
+	char line[4096];
+	size_t used = (size_t)snprintf(line, sizeof(line), "Not applicable:");
+	bool any = false;
+
+	cJSON_ArrayForEach(f, findings) {
+		const char *why = nd_json_str(f, "title", "");
+		bool seen = false, first = true;
+		int len;
+
+		if (finding_sev(f) != SEV_NOT_APPLICABLE)
+			continue;
+		for (g = findings->child; g != f; g = g->next)
+			seen |= finding_sev(g) == SEV_NOT_APPLICABLE &&
+				!strcmp(nd_json_str(g, "title", ""), why);
+		if (seen)
+			continue;	/* named with an earlier one of the same reason */
+		for (g = f; g; g = g->next) {
+			if (finding_sev(g) != SEV_NOT_APPLICABLE ||
+			    strcmp(nd_json_str(g, "title", ""), why))
+				continue;
+			len = snprintf(line + used, sizeof(line) - used, "%s%s",
+				       first ? (any ? "; " : " ") : ", ", nd_json_str(g, "id", "?"));
+			if (len > 0 && (size_t)len < sizeof(line) - used)
+				used += (size_t)len;
+			first = false;
+		}
+		len = snprintf(line + used, sizeof(line) - used, " (%s)", why);
+		if (len > 0 && (size_t)len < sizeof(line) - used)
+			used += (size_t)len;
+		any = true;
+	}
+	if (!any)
+		return;
+	fputc('\n', t->out);
+	wrap(t->out, 0, 4, line, "");
+}
+
+/*
+ * The binding bottleneck's fix, right under the headline: every command of
+ * it, one a line under "To fix it:", so the indented block pasted into a
+ * shell runs exactly the finding's fix.commands.
+ */
 static void bottleneck_fix(const struct text_out *t, const cJSON *doc)
 {
 	const cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "throughput"), "bottleneck");
 	const char *id = nd_json_str(b, "id", NULL);
 	bool far = !strcmp(nd_json_str(b, "host", "here"), "far end");
 	const cJSON *f, *cmd, *findings = cJSON_GetObjectItem(doc, "findings");
-	unsigned shown = 0;
+	bool shown = false;
 
 	if (!id)
 		return;
@@ -349,13 +400,16 @@ static void bottleneck_fix(const struct text_out *t, const cJSON *doc)
 			continue;
 		cJSON_ArrayForEach(cmd, cJSON_GetObjectItem(cJSON_GetObjectItem(f, "fix"),
 							   "commands")) {
-			if (!cJSON_IsString(cmd) || shown++ >= 2)
+			if (!cJSON_IsString(cmd))
 				continue;
-			const char *lead = far ? "To fix it on the far host: " : "To fix it: ";
-
-			fprintf(t->out, "%-*s", (int)strlen(lead), shown == 1 ? lead : "");
-			wrap(t->out, strlen(lead), strlen(lead) + 2, cmd->valuestring, " \\");
+			if (!shown)
+				fputs(far ? "To fix it, on the far host:\n" : "To fix it:\n", t->out);
+			shown = true;
+			fprintf(t->out, "%*s", HEADLINE_FIX_INDENT, "");
+			nd_shell_print(t->out, HEADLINE_FIX_INDENT, HEADLINE_FIX_INDENT,
+				       cmd->valuestring);
 		}
+		break;
 	}
 }
 
@@ -384,7 +438,8 @@ static void findings_top_down(const struct text_out *t, const cJSON *doc)
 			finding_line(t, f, ND_SEV_INFO);
 		}
 	id_paragraph(t, doc, ND_SEV_OK, "Passed:", false);
-	id_paragraph(t, doc, -1, "Skipped:", false);
+	id_paragraph(t, doc, SEV_SKIPPED, "Skipped:", false);
+	not_applicable_paragraph(t, doc);
 	id_paragraph(t, doc, ND_SEV_UNKNOWN, "Could not judge:", true);
 }
 
@@ -397,6 +452,8 @@ static void finding(const struct text_out *t, const cJSON *f)
 
 	if (skipped || sev < 0)
 		col = put_tag(t, skip_tag, skip_color);
+	else if (cJSON_IsTrue(cJSON_GetObjectItem(f, "not_applicable")))
+		col = put_tag(t, not_applicable_tag, skip_color);
 	else
 		col = put_tag(t, sev_style[sev].tag, sev_style[sev].color);
 	put_clean(t->out, id, strlen(id));
@@ -463,11 +520,9 @@ static void unreadable(const struct text_out *t, const cJSON *doc)
 
 static void summary(const struct text_out *t, const cJSON *doc)
 {
-	char counts[256], line[300];
+	char result[400], line[420];
 
-	snprintf(line, sizeof(line), "Result: %s (%s)",
-		 nd_json_str(cJSON_GetObjectItem(doc, "summary"), "worst", "?"),
-		 nd_counts_text(doc, counts, sizeof(counts))[0] ? counts : "no checks ran");
+	snprintf(line, sizeof(line), "Result: %s", nd_result_text(doc, "above", result, sizeof(result)));
 	fputc('\n', t->out);
 	if (t->color)
 		fputs("\033[1m", t->out);

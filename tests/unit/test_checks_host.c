@@ -130,9 +130,20 @@ static void test_window_unknown(void **state)
 	/* Link down: no speed, no wire ceiling to compare with. */
 	set_debian_sysctls(facts);
 	facts->linkmodes.speed_mbps = -1;
+	facts->link.carrier = false;
+	strcpy(facts->link.operstate, "down");
 	run("sysctl.rmem_max_low", facts);
 	assert_int_equal(finding.severity, ND_SEV_UNKNOWN);
 	assert_string_equal(evidence_string("missing"), "link speed");
+	assert_non_null(strstr(evidence_string("reason"), "the link is down"));
+	/* a link up whose driver gives no speed (virtio_net): the speed is the
+	 * unknown, not whether the link is down */
+	facts->link.carrier = true;
+	strcpy(facts->link.operstate, "up");
+	run("sysctl.rmem_max_low", facts);
+	assert_int_equal(finding.severity, ND_SEV_UNKNOWN);
+	assert_null(strstr(evidence_string("reason"), "link down"));
+	assert_non_null(strstr(evidence_string("reason"), "reports no link speed"));
 	free(facts);
 }
 
