@@ -239,6 +239,26 @@ static double num_of(const cJSON *obj, const char *key)
 	return cJSON_IsNumber(item) ? item->valuedouble : -1;
 }
 
+/* A run's retransmits and min RTT cells: a reverse run's sender is the
+ * peer, so ours are not there: its own count when it reported one. */
+static void run_counts(FILE *out, const cJSON *run)
+{
+	bool reverse = !strcmp(nd_json_str(run, "direction", ""), "reverse");
+	double retr = num_of(run, "retransmits"), peer = num_of(run, "peer_retransmits");
+	double rtt = num_of(run, "min_rtt_usec");
+
+	if (retr >= 0)
+		fprintf(out, "%.0f | ", retr);
+	else if (reverse && peer >= 0)
+		fprintf(out, "%.0f (the peer's) | ", peer);
+	else
+		fputs(reverse ? "n/a (the peer sends) | " : "unknown | ", out);
+	if (rtt > 0)
+		fprintf(out, "%.0f |\n", rtt);
+	else
+		fputs(reverse ? "n/a (the peer sends) |\n" : "unknown |\n", out);
+}
+
 /* The experiments: headline, bottleneck, one table row per run, trials. */
 static void throughput(FILE *out, const cJSON *doc)
 {
@@ -280,10 +300,11 @@ static void throughput(FILE *out, const cJSON *doc)
 	}
 	fputs("| run | streams | Mbit/s | retransmits | min RTT (us) |\n|---|---:|---:|---:|---:|\n",
 	      out);
-	cJSON_ArrayForEach(run, cJSON_GetObjectItem(tp, "runs"))
-		fprintf(out, "| %s | %.0f | %s | %.0f | %.0f |\n", nd_json_str(run, "name", "?"),
-			num_of(run, "streams"), nd_mbps_text(num_of(run, "mbps"), a, sizeof(a)),
-			num_of(run, "retransmits"), num_of(run, "min_rtt_usec"));
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(tp, "runs")) {
+		fprintf(out, "| %s | %.0f | %s | ", nd_json_str(run, "name", "?"),
+			num_of(run, "streams"), nd_mbps_text(num_of(run, "mbps"), a, sizeof(a)));
+		run_counts(out, run);
+	}
 	fputc('\n', out);
 	cJSON_ArrayForEach(t, cJSON_GetObjectItem(tp, "trials")) {
 		fputs("- trial ", out);

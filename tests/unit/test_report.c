@@ -678,6 +678,42 @@ static void test_text_fix_wraps_as_shell(void **state)
 	free(text);
 }
 
+/* A reverse run's sender is the peer: no "retr ?" for what this side
+ * cannot count; the peer's own count when it reported one, starred. */
+static void test_reverse_run_retransmits(void **state)
+{
+	struct fixture *fx = *state;
+	char *text;
+
+	fx->report.throughput = cJSON_Parse(
+		"{\"mode\": \"peer\", \"peer\": \"10.1.2.3:5201\", \"measured_mbps\": 900,"
+		" \"wire_ceiling_mbps\": 941, \"runs\": ["
+		"{\"name\": \"forward_many\", \"direction\": \"forward\", \"streams\": 4,"
+		" \"mbps\": 900, \"retransmits\": 3, \"min_rtt_usec\": 120},"
+		"{\"name\": \"reverse_many\", \"direction\": \"reverse\", \"streams\": 4,"
+		" \"mbps\": 910, \"retransmits\": null, \"peer_retransmits\": 17,"
+		" \"min_rtt_usec\": null}]}");
+	assert_non_null(fx->report.throughput);
+	text = render(&fx->report, ND_FORMAT_TEXT);
+	assert_null(strstr(text, "retr ?"));
+	assert_non_null(strstr(text, "retr 3      min RTT 120 us"));
+	assert_non_null(strstr(text, "retr 17*    min RTT n/a*"));
+	assert_non_null(strstr(text, "\n  * reverse: the peer sends"));
+	free(text);
+	text = render(&fx->report, ND_FORMAT_MARKDOWN);
+	assert_non_null(strstr(text, "| reverse_many | 4 | 910 | 17 (the peer's) | n/a (the peer "
+				     "sends) |\n"));
+	assert_null(strstr(text, "| -1 |"));
+	free(text);
+	/* a peer that reported none */
+	cJSON_DeleteItemFromObject(cJSON_GetArrayItem(cJSON_GetObjectItem(fx->report.throughput,
+									   "runs"), 1),
+				   "peer_retransmits");
+	text = render(&fx->report, ND_FORMAT_TEXT);
+	assert_non_null(strstr(text, "retr n/a*   min RTT n/a*"));
+	free(text);
+}
+
 static void test_prometheus(void **state)
 {
 	struct fixture *fx = *state;
@@ -714,6 +750,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_result_no_problem_not_applicable, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_text_fix_wraps_as_shell, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reverse_run_retransmits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prometheus, setup, teardown),
 	};
 
