@@ -75,29 +75,20 @@ static void put_clean(FILE *out, const char *s, size_t n)
 	}
 }
 
-/* End a line with cont, start the next at column indent followed by lead;
- * returns the new column. */
-static size_t newline_indent(FILE *out, size_t indent, const char *cont, const char *lead)
-{
-	fprintf(out, "%s\n%*s%s", cont, (int)indent, "", lead);
-	return indent + strlen(lead);
-}
-
 /*
  * Print text from column col, breaking at spaces before WIDTH; continuation
- * lines start at column indent with lead ("# " continues a shell comment).
- * A word too long for a line is split.  cont is printed before each break
- * (" \\" keeps a shell command whole).
+ * lines start at column indent.  A word too long for a line is split.
+ * Shell commands are not wrapped here: see nd_shell_print (shell.c).
  */
-static void wrap_lead(FILE *out, size_t col, size_t indent, const char *text, const char *cont,
-		      const char *lead)
+static void wrap(FILE *out, size_t col, size_t indent, const char *text)
 {
-	size_t reserve = strlen(cont);
 	bool fresh = true;
 	const char *p = text;
 
-	if (col + reserve >= WIDTH)
-		col = newline_indent(out, indent, cont, lead);
+	if (col >= WIDTH) {
+		fprintf(out, "\n%*s", (int)indent, "");
+		col = indent;
+	}
 	while (*p) {
 		size_t len;
 
@@ -106,23 +97,22 @@ static void wrap_lead(FILE *out, size_t col, size_t indent, const char *text, co
 			break;
 		len = strcspn(p, " \t\n");
 		/* a word that fits a fresh line is not split at the prefix */
-		if (fresh && col > indent + strlen(lead) && col + len + reserve > WIDTH &&
-		    indent + strlen(lead) + len + reserve <= WIDTH)
-			col = newline_indent(out, indent, "", lead);
-		if (!fresh && col + 1 + len + reserve > WIDTH) {
-			col = newline_indent(out, indent, cont, lead);
+		if ((fresh && col > indent && col + len > WIDTH && indent + len <= WIDTH) ||
+		    (!fresh && col + 1 + len > WIDTH)) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
 			fresh = true;
 		}
 		if (!fresh) {
 			fputc(' ', out);
 			col++;
 		}
-		while (col + len + reserve > WIDTH) {
-			size_t chunk = WIDTH - reserve - col;
+		while (col + len > WIDTH) {
+			size_t chunk = WIDTH - col;
 
 			put_clean(out, p, chunk);
-			/* inside a word a break needs no space before the backslash */
-			col = newline_indent(out, indent, reserve ? "\\" : "", lead);
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
 			p += chunk;
 			len -= chunk;
 		}
@@ -134,14 +124,9 @@ static void wrap_lead(FILE *out, size_t col, size_t indent, const char *text, co
 	fputc('\n', out);
 }
 
-static void wrap(FILE *out, size_t col, size_t indent, const char *text, const char *cont)
-{
-	wrap_lead(out, col, indent, text, cont, "");
-}
-
 void nd_text_wrap(FILE *out, size_t col, size_t indent, const char *text)
 {
-	wrap_lead(out, col, indent, text, "", "");
+	wrap(out, col, indent, text);
 }
 
 static size_t put_tag(const struct text_out *t, const char *tag, const char *color)
@@ -174,14 +159,14 @@ static void header(const struct text_out *t, const cJSON *doc)
 		 nd_json_str(iface, "operstate", "state unknown"));
 	if (t->color)
 		fputs("\033[1m", t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 	if (t->color)
 		fputs(reset, t->out);
 	snprintf(line, sizeof(line), "host %s, kernel %s, %s CPUs online%s%s%s",
 		 nd_json_str(host, "name", "unknown"), nd_json_str(host, "kernel", "unknown"),
 		 nd_json_text(cpus, num, sizeof(num)), *origin ? " (from " : "", origin,
 		 *origin ? ")" : "");
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 }
 
 static void ceilings(const struct text_out *t, const cJSON *doc)
@@ -200,7 +185,7 @@ static void ceilings(const struct text_out *t, const cJSON *doc)
 		fprintf(t->out, "  %7s Mbit/s  %-7s  ",
 			cJSON_IsNumber(mbps) ? nd_mbps_text(mbps->valuedouble, num, sizeof(num)) : "?",
 			source);
-		wrap(t->out, CEILING_INDENT, CEILING_INDENT, nd_json_str(c, "detail", ""), "");
+		wrap(t->out, CEILING_INDENT, CEILING_INDENT, nd_json_str(c, "detail", ""));
 	}
 }
 
@@ -218,7 +203,7 @@ static void evidence(const struct text_out *t, const cJSON *ev)
 		put_clean(t->out, key, strlen(key));
 		fputs(": ", t->out);
 		col = TAG_INDENT + strlen(key) + 2;
-		wrap(t->out, col, DETAIL_INDENT, nd_json_text(item, value, sizeof(value)), "");
+		wrap(t->out, col, DETAIL_INDENT, nd_json_text(item, value, sizeof(value)));
 	}
 }
 
@@ -235,7 +220,7 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 			 nd_mbps_text(ceiling->valuedouble, num, sizeof(num)),
 			 nd_json_str(f, "ceiling_source", "?"));
 		fprintf(t->out, "%*s", TAG_INDENT, "");
-		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line);
 	}
 	if (strcmp(verdict, "untested") != 0) {
 		const char *reason = nd_json_str(cJSON_GetObjectItem(f, "experiment"), "reason", "");
@@ -243,14 +228,14 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 		snprintf(line, sizeof(line), "verdict: %s%s%s", verdict, reason[0] ? ": " : "",
 			 reason);
 		fprintf(t->out, "%*s", TAG_INDENT, "");
-		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line);
 	}
 	if (cJSON_IsObject(fix)) {
 		const cJSON *cmd;
 
 		snprintf(line, sizeof(line), "fix (%s):", nd_json_str(fix, "id", "?"));
 		fprintf(t->out, "%*s", TAG_INDENT, "");
-		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line);
 		cJSON_ArrayForEach(cmd, cJSON_GetObjectItem(fix, "commands")) {
 			if (!cJSON_IsString(cmd))
 				continue;
@@ -283,7 +268,7 @@ static void finding_line(const struct text_out *t, const cJSON *f, int sev)
 
 	put_clean(t->out, id, strlen(id));
 	fputs("  ", t->out);
-	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""), "");
+	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""));
 }
 
 /* Warnings and criticals: title, ceiling, verdict and fix; the evidence
@@ -332,7 +317,7 @@ static void id_paragraph(const struct text_out *t, const cJSON *doc, int want, c
 	if (!n)
 		return;
 	fputc('\n', t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 }
 
 /* "Not applicable: a, b (not a bond); c (mode active-backup ...)": the
@@ -374,7 +359,7 @@ static void not_applicable_paragraph(const struct text_out *t, const cJSON *doc)
 	if (!any)
 		return;
 	fputc('\n', t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 }
 
 /*
@@ -458,7 +443,7 @@ static void finding(const struct text_out *t, const cJSON *f)
 		col = put_tag(t, sev_style[sev].tag, sev_style[sev].color);
 	put_clean(t->out, id, strlen(id));
 	fputs("  ", t->out);
-	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""), "");
+	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""));
 	if (skipped || sev < 0)
 		return;
 	if (sev == ND_SEV_UNKNOWN)
@@ -515,7 +500,7 @@ static void unreadable(const struct text_out *t, const cJSON *doc)
 		return;
 	snprintf(line, sizeof(line), "Not readable: %s", groups);
 	fputc('\n', t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 }
 
 static void summary(const struct text_out *t, const cJSON *doc)
@@ -526,7 +511,7 @@ static void summary(const struct text_out *t, const cJSON *doc)
 	fputc('\n', t->out);
 	if (t->color)
 		fputs("\033[1m", t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 	if (t->color)
 		fputs(reset, t->out);
 }

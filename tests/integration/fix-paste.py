@@ -13,7 +13,7 @@ pass `sh -n` and (b) run, in a shell whose PATH holds only recording stubs
 (ethtool, tc, ip, sysctl, ...), exactly what the finding's fix.commands
 run: the same commands with the same arguments, the same writes to /proc
 and /sys, the same output, no error (a wrapped comment that runs as a
-command is "not found").  The shell runs as nobody in a mount namespace
+command is "not found").  Every line of the report fits 80 columns.  The shell runs as nobody in a mount namespace
 whose /proc and /sys are empty tmpfs, so nothing reaches the host.
 
 Prints one line per problem and "checked N blocks"; exit 1 on a problem.
@@ -123,6 +123,9 @@ def finding_of(doc, fid, far):
 def check_report(text, doc, work, label):
     """Problems of one report's blocks, and how many blocks were checked."""
     problems, checked, seen = [], 0, set()
+    for n, line in enumerate(text.splitlines(), 1):
+        if len(line) > 80:
+            problems.append("%s: line %d is over 80 columns: %r" % (label, n, line))
     bottleneck = ((doc.get("throughput") or {}).get("bottleneck")) or {}
     for kind, fid, far, block in blocks(text):
         if kind == "headline":
