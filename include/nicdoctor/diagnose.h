@@ -25,6 +25,7 @@
 #include "nicdoctor/auth.h"
 #include "nicdoctor/experiment.h"
 #include "nicdoctor/report.h"
+#include "nicdoctor/route.h"
 #include "nicdoctor/source.h"
 
 /* The default sample and its bound (--sample S). */
@@ -54,6 +55,10 @@ struct nd_diag_traffic {
 	const struct nd_auth_client *auth;	/* NULL: none */
 	volatile sig_atomic_t *stop;	/* set by a signal: stop at a safe point */
 	nd_exp_progress_fn progress;	/* NULL: quiet */
+	/* The peer's route (route.h), NULL not looked up: throughput.route;
+	 * a route that does not leave through the interface (--allow-route)
+	 * measures another path, which judges none of its suspects. */
+	const struct nd_route *route;
 };
 
 /* A member of a bond or team, through the same pipeline. */

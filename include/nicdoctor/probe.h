@@ -30,6 +30,16 @@ int nd_probe_default_iface(const struct nd_root *root, char *buf, size_t size);
 struct sockaddr;
 int nd_probe_iface_by_addr(const struct sockaddr *sa, char *buf, size_t size);
 
+/* The route the kernel gives host (resolved as the engine resolves it:
+ * getaddrinfo's first address), as `ip route get` asks it, with the route
+ * device's lowers read below root (src/probe/route.c).  0; a negative
+ * errno with a one-line reason in why: -EHOSTUNREACH the name does not
+ * resolve, else the kernel's ("no route to 10.9.9.9: Network is
+ * unreachable"). */
+struct nd_route;
+int nd_probe_route(const struct nd_root *root, const char *host, struct nd_route *ret,
+		   char *why, size_t why_size);
+
 /* Individual sources (src/probe/<name>.c). */
 void nd_probe_rtnl(const struct nd_root *root, const char *ifname, struct nd_facts *facts);
 void nd_probe_ethtool(const struct nd_root *root, const char *ifname, struct nd_facts *facts);

@@ -56,12 +56,15 @@ static void diagnose_usage(FILE *out)
 		"                          [--json] [--redact] [--skip ID,...] [--only ID,...]\n"
 		"                          [--peer HOST[:PORT]] [--duration S] [--no-traffic]\n"
 		"       nicdoctor diagnose IF1,IF2,... --peer HOST1[:PORT],HOST2[:PORT],...\n"
-		"                          [--trial-fixes] [--sample S] [-v|--verbose]\n"
-		"                          [--color[=auto|always|never]]\n"
+		"                          [--trial-fixes] [--allow-route] [--sample S]\n"
+		"                          [-v|--verbose] [--color[=auto|always|never]]\n"
 		"                          [--username USER --rsa-public-key-path FILE]\n"
 		"--peer runs the experiment plan against 'nicdoctor serve' or 'iperf3 -s'\n"
 		"(about 20 s of traffic, --duration S in total); without it a loopback\n"
-		"baseline measures host capacity.  --trial-fixes (root) applies each fix\n"
+		"baseline measures host capacity.  The route to the peer must leave\n"
+		"through IF or a bridge, bond or VLAN above it; --allow-route measures\n"
+		"another path (lo, another port) on purpose, labelled as that path's,\n"
+		"judging none of IF's suspects.  --trial-fixes (root) applies each fix\n"
 		"of a suspect that is not refuted, measures, and reverts it.  Counters are\n"
 		"judged by their growth during the runs, or without traffic during a\n"
 		"sample of S seconds (default 1; 0: none, since-boot totals only).\n"
@@ -119,6 +122,8 @@ static int check_combination(const struct diagnose_opts *o)
 		bad = "--trial-fixes needs --peer to measure each fix";
 	else if ((o->username || o->public_key_path || o->auth.pkcs1) && !o->peer)
 		bad = "--username and --rsa-public-key-path need --peer";
+	else if (o->allow_route && !o->peer)
+		bad = "--allow-route needs --peer";
 	if (!bad)
 		return 0;
 	nd_err("diagnose: %s", bad);
@@ -136,6 +141,7 @@ static int set_skip(struct diagnose_opts *o, const char *arg) { o->skip = arg; r
 static int set_only(struct diagnose_opts *o, const char *arg) { o->only = arg; return 0; }
 static int set_no_traffic(struct diagnose_opts *o, const char *arg) { (void)arg; o->no_traffic = true; return 0; }
 static int set_trial(struct diagnose_opts *o, const char *arg) { (void)arg; o->trial_fixes = true; return 0; }
+static int set_allow_route(struct diagnose_opts *o, const char *arg) { (void)arg; o->allow_route = true; return 0; }
 static int set_verbose(struct diagnose_opts *o, const char *arg) { (void)arg; o->verbose = true; return 0; }
 static int set_username(struct diagnose_opts *o, const char *arg) { o->username = arg; return 0; }
 static int set_public_key(struct diagnose_opts *o, const char *arg) { o->public_key_path = arg; return 0; }
@@ -201,6 +207,7 @@ static const struct diagnose_option {
 	{ "peer", required_argument, 0, set_peer },
 	{ "duration", required_argument, 0, set_duration },
 	{ "trial-fixes", no_argument, 0, set_trial },
+	{ "allow-route", no_argument, 0, set_allow_route },
 	{ "sample", required_argument, 0, set_sample },
 	{ "verbose", no_argument, 'v', set_verbose },
 	{ "color", optional_argument, 0, set_color },
@@ -290,7 +297,7 @@ void diagnose_run_experiments(const struct diagnose_opts *o, struct nd_diagnosis
 		.peer_host = o->peer ? o->peer_host : NULL, .peer_port = o->peer_port,
 		.duration_sec = o->duration_sec, .trial_fixes = o->trial_fixes,
 		.auth = o->auth.public_key ? &o->auth : NULL, .stop = &stop_requested,
-		.progress = progress_fn(),
+		.progress = progress_fn(), .route = o->peer && o->route_known ? &o->route : NULL,
 	};
 	catch_stop_signals();
 	nd_diagnose_traffic(&t, d);
@@ -327,6 +334,42 @@ int diagnose_setup_auth(struct diagnose_opts *o)
 	return r == 0 ? 0 : r == -EINVAL ? ND_EXIT_USAGE : ND_EXIT_ENV;
 }
 
+/* Before any traffic: a peer reached over lo or another port would
+ * measure that path under IF's name.  A name that does not resolve is the
+ * engine's to report, as it always was ("peer 'x' is unreachable"). */
+int diagnose_check_route(struct diagnose_opts *o)
+{
+	char why[300], line[300];
+	int r;
+
+	/* an unknown interface is the probe's to name */
+	if (!o->peer || o->sysroot || o->no_traffic ||
+	    !nd_probe_iface_exists(&nd_root_live, o->ifname))
+		return 0;
+	r = nd_probe_route(&nd_root_live, o->peer_host, &o->route, why, sizeof(why));
+	if (r == -EHOSTUNREACH)
+		return 0;
+	if (r < 0) {
+		nd_err("diagnose: %s", why);
+		return ND_EXIT_ENV;
+	}
+	o->route_known = true;
+	if (nd_route_matches(&o->route, o->ifname))
+		return 0;
+	nd_route_describe(&o->route, o->ifname, line, sizeof(line));
+	if (!o->allow_route) {
+		nd_err("diagnose: %s: diagnose %s, or --allow-route to measure over %s anyway",
+		       line, o->route.dev, o->route.dev);
+		return ND_EXIT_USAGE;
+	}
+	if (o->trial_fixes) {
+		nd_err("diagnose: %s: --trial-fixes would measure %s's fixes over %s", line,
+		       o->ifname, o->route.dev);
+		return ND_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int cmd_diagnose(int argc, char **argv)
 {
 	struct diagnose_opts o = { .format = ND_FORMAT_TEXT, .sample_sec = -1 };
@@ -344,6 +387,8 @@ int cmd_diagnose(int argc, char **argv)
 		rc = nd_cmd_open_source(o.sysroot, &o.src);
 	if (!rc)
 		rc = nd_resolve_iface(o.src, &o.ifname, default_if, sizeof(default_if));
+	if (!rc)
+		rc = diagnose_check_route(&o);
 	if (!rc)
 		rc = diagnose_build_report(&o, &d);
 	if (rc) {

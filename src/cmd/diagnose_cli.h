@@ -11,6 +11,7 @@
 
 #include "nicdoctor/auth.h"
 #include "nicdoctor/diagnose.h"
+#include "nicdoctor/route.h"
 #include "nicdoctor/source.h"
 
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -26,6 +27,11 @@ struct diagnose_opts {
 	const char *peer;		/* as given */
 	char peer_host[256];
 	uint16_t peer_port;
+	/* --peer's route (route.h), looked up before any traffic; traffic that
+	 * would not leave through the interface is refused unless allow_route. */
+	bool allow_route;
+	bool route_known;
+	struct nd_route route;
 	double duration_sec;		/* 0: the default of the mode */
 	double sample_sec;		/* counter window without traffic; 0 none */
 	bool verbose;
@@ -43,6 +49,9 @@ void diagnose_run_experiments(const struct diagnose_opts *o, struct nd_diagnosis
 bool diagnose_want_color(int when);
 /* The peer's credentials, read before any traffic: 0 or an exit code. */
 int diagnose_setup_auth(struct diagnose_opts *o);
+/* --peer's route leaves through o->ifname, or --allow-route: 0, or an
+ * exit code after one line (3 another path, 4 no route). */
+int diagnose_check_route(struct diagnose_opts *o);
 
 /* cmd_diagnose_ports.c: several interfaces or peers given. */
 bool diagnose_is_ports(const struct diagnose_opts *o);

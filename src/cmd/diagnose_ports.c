@@ -141,7 +141,11 @@ static void fill_group(struct port_run *runs, unsigned n, struct nd_group *g)
 				   sizeof(p->pci_address));
 		nd_group_port_ceiling(report->findings, report->n_findings, p);
 		p->streams = nd_exp_streams_for(facts[i]);
-		p->alone_mbps = alone->done ? alone->mbps : -1;
+		/* --allow-route over another path: not this port's alone figure
+		 * (the together run is bound to the port) */
+		p->alone_mbps = alone->done && (!runs[i].o.route_known ||
+						nd_route_matches(&runs[i].o.route, runs[i].ifname))
+				? alone->mbps : -1;
 		p->together_mbps = -1;
 	}
 	nd_group_slot_of(facts, n, test_pcie_scale(), &g->slot);
@@ -235,6 +239,8 @@ int diagnose_ports(struct diagnose_opts *o)
 	for (unsigned i = 0; !rc && i < n; i++) {
 		runs[i].o.auth = o->auth;
 		runs[i].o.src = o->src;
+		/* each peer's route through its own port, before any traffic */
+		rc = diagnose_check_route(&runs[i].o);
 	}
 	if (!rc)
 		rc = run_alone(runs, n, &built, &traffic_rc);

@@ -20,7 +20,9 @@
 #include "nicdoctor/fix.h"
 #include "nicdoctor/probe.h"
 #include "nicdoctor/report.h"
+#include "nicdoctor/route.h"
 #include "nicdoctor/source.h"
+#include "nicdoctor/sysroot.h"
 
 #define PEER_RUN_SECONDS 5
 #define PEER_STREAMS 4
@@ -50,7 +52,8 @@ static void fix_usage(FILE *out)
 		"original values, applies and reads each back; --revert restores every\n"
 		"journal, newest first (--list shows them).  --peer measures receive\n"
 		"throughput from an iperf3 server before and after each kind of change and\n"
-		"rolls back a kind that made it worse; --username and\n"
+		"rolls back a kind that made it worse (the route to it must leave through\n"
+		"IF, or a bridge, bond or VLAN above it); --username and\n"
 		"--rsa-public-key-path authenticate to it as iperf3 does (password from\n"
 		"IPERF3_PASSWORD or asked).\n");
 }
@@ -396,6 +399,29 @@ static void preview_persist(const struct nd_fix_plan *plan)
 	free(j);
 }
 
+/* The peer's route leaves through IF (route.h), as for diagnose --peer:
+ * over lo or another port, a change to IF would be kept or rolled back on
+ * that path's numbers.  A name that does not resolve is the measurement's
+ * to report.  0 or an exit code after one line. */
+static int check_route(const struct fix_opts *o)
+{
+	struct nd_route route;
+	char why[300], line[300];
+	int r = nd_probe_route(&nd_root_live, o->peer_host, &route, why, sizeof(why));
+
+	if (r == -EHOSTUNREACH)
+		return 0;
+	if (r < 0) {
+		nd_err("fix: %s (nothing changed)", why);
+		return ND_EXIT_ENV;
+	}
+	if (nd_route_matches(&route, o->ifname))
+		return 0;
+	nd_err("fix: %s: --peer measures %s's changes, name a peer reached through it",
+	       nd_route_describe(&route, o->ifname, line, sizeof(line)), o->ifname);
+	return ND_EXIT_USAGE;
+}
+
 /* With --peer: the level to beat and the RTT to size buffers by. */
 static int measure_baseline(struct fix_opts *o, struct nd_fix_baseline *base)
 {
@@ -404,6 +430,9 @@ static int measure_baseline(struct fix_opts *o, struct nd_fix_baseline *base)
 
 	if (!o->peer)
 		return 0;
+	r = check_route(o);
+	if (r)
+		return r;
 	r = nd_auth_client_setup(&o->auth, o->username, o->public_key_path, why, sizeof(why));
 	if (r < 0) {
 		nd_err("fix: %s", why);

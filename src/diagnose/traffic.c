@@ -150,17 +150,33 @@ static int run_traffic(const struct nd_diag_traffic *t, const struct nd_exp_targ
 				   t->progress, NULL, &d->set);
 }
 
+/* The route in the throughput object: null when not looked up. */
+static void add_route(struct nd_report *report, const struct nd_route *route)
+{
+	cJSON *obj;
+
+	if (!report->throughput)
+		return;
+	obj = route ? nd_route_json(route, report->facts->ifname) : NULL;
+	cJSON_AddItemToObject(report->throughput, "route", obj ? obj : cJSON_CreateNull());
+}
+
 void nd_diagnose_traffic(const struct nd_diag_traffic *t, struct nd_diagnosis *d)
 {
 	struct nd_exp_target target = { .host = t->peer_host, .port = t->peer_port,
 					.ifname = d->facts->ifname, .want_peer = true,
 					.auth = t->auth };
 	struct nd_report *report = &d->report;
+	/* --allow-route over another path: its numbers are that path's, and
+	 * speak to none of this interface's suspects (as the loopback
+	 * baseline does not), nor to its wire. */
+	bool other_path = t->peer_host && t->route &&
+			  !nd_route_matches(t->route, d->facts->ifname);
 	struct nd_finding asym;
 	char msg[400];
 	int r;
 
-	d->set.wire_mbps = nd_facts_wire_ceiling_mbps(report->facts);
+	d->set.wire_mbps = other_path ? -1 : nd_facts_wire_ceiling_mbps(report->facts);
 	nd_diagnose_window_begin(d);
 	nd_probe_bond_window_start(&nd_root_live, d->facts);
 	r = run_traffic(t, &target, d);
@@ -175,14 +191,18 @@ void nd_diagnose_traffic(const struct nd_diag_traffic *t, struct nd_diagnosis *d
 		nd_err("loopback baseline: %s", d->set.error);
 	}
 	window_over_runs(d);
-	nd_verdicts_decide(report->findings, report->n_findings, &d->set, &d->sum);
-	if (nd_verdict_asymmetric(&d->set, &asym))
+	nd_verdicts_decide(report->findings, other_path ? 0 : report->n_findings, &d->set,
+			   &d->sum);
+	if (!other_path && nd_verdict_asymmetric(&d->set, &asym))
 		nd_report_add_finding(report, &asym);
 	add_cpu_ceiling(report, &d->set);
-	add_window_ceilings(report, &d->set);
-	if (t->trial_fixes && r == 0 && !d->traffic_rc)
+	if (!other_path)
+		add_window_ceilings(report, &d->set);
+	if (t->trial_fixes && !other_path && r == 0 && !d->traffic_rc)
 		d->traffic_rc = run_trials(t, &target, d);
 	report->throughput = nd_exp_throughput_json(&d->set, &d->sum, report->findings,
 						    report->n_findings, d->trials, d->n_trials);
+	if (t->peer_host)
+		add_route(report, t->route);
 	add_far_end(d);
 }

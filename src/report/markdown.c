@@ -265,28 +265,38 @@ static void throughput(FILE *out, const cJSON *doc)
 	const cJSON *tp = cJSON_GetObjectItem(doc, "throughput"), *run, *t, *together;
 	const cJSON *b = cJSON_GetObjectItem(tp, "bottleneck");
 	double measured = num_of(tp, "measured_mbps"), wire = num_of(tp, "wire_ceiling_mbps");
-	char a[32], c[32];
+	const char *other = nd_route_other_dev(doc);
+	const char *ifname = nd_json_str(cJSON_GetObjectItem(doc, "interface"), "name", "?");
+	char a[32], c[32], upper[64];
 
 	if (!cJSON_IsObject(tp))
 		return;
+	nd_route_upper_text(doc, upper, sizeof(upper));
 	if (!strcmp(nd_json_str(tp, "mode", ""), "loopback"))
 		fprintf(out, "**Host capacity** (loopback, not wire speed): one TCP stream moves "
 			"%s Mbit/s through this host's stack.\n\n",
 			nd_mbps_text(num_of(tp, "host_capacity_mbps"), a, sizeof(a)));
+	else if (measured >= 0 && other)
+		fprintf(out, "**Measured %s Mbit/s over %s, not %s** (--allow-route): %s's "
+			"findings stay untested\n\n", nd_mbps_text(measured, a, sizeof(a)), other,
+			ifname, ifname);
 	else if (measured >= 0 && wire > 0)
-		fprintf(out, "**Measured %s of the %s Mbit/s wire goodput (%.0f%%)**", nd_mbps_text(
-			measured, a, sizeof(a)), nd_mbps_text(wire, c, sizeof(c)), 100 * measured / wire);
+		fprintf(out, "**Measured %s of the %s Mbit/s wire goodput (%.0f%%)%s**",
+			nd_mbps_text(measured, a, sizeof(a)), nd_mbps_text(wire, c, sizeof(c)),
+			100 * measured / wire, upper);
 	else if (measured >= 0)
-		fprintf(out, "**Measured %s Mbit/s**", nd_mbps_text(measured, a, sizeof(a)));
+		fprintf(out, "**Measured %s Mbit/s%s**", nd_mbps_text(measured, a, sizeof(a)),
+			upper);
 	else
 		fprintf(out, "No throughput measured: %s\n\n", nd_json_str(tp, "error", "?"));
-	if (measured >= 0 && cJSON_IsObject(b)) {
+	/* another path (other): no bottleneck of this interface's to name */
+	if (measured >= 0 && !other && cJSON_IsObject(b)) {
 		fprintf(out, "; bottleneck%s ",
 			strcmp(nd_json_str(b, "host", "here"), "far end") ? "" : " on the far end");
 		put_code(out, nd_json_str(b, "id", "?"), false);
 		fprintf(out, ", **%s**: %s\n\n", nd_json_str(b, "verdict", "?"),
 			nd_json_str(b, "reason", ""));
-	} else if (measured >= 0) {
+	} else if (measured >= 0 && !other) {
 		fprintf(out, "; %s\n\n", cJSON_IsTrue(cJSON_GetObjectItem(tp, "at_wire"))
 			? "line rate reached" : "no bottleneck confirmed");
 	}

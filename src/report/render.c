@@ -167,3 +167,28 @@ char *nd_result_text(const cJSON *doc, const char *where, char *buf, size_t size
 		snprintf(buf, size, "no problem found (%s)", counts);
 	return buf;
 }
+
+/* throughput.route's device when the traffic took another path than the
+ * interface diagnosed (--allow-route), else NULL. */
+const char *nd_route_other_dev(const cJSON *doc)
+{
+	const cJSON *route = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "throughput"), "route");
+
+	if (!cJSON_IsObject(route) || !cJSON_IsFalse(cJSON_GetObjectItem(route, "matches")))
+		return NULL;
+	return nd_json_str(route, "dev", "?");
+}
+
+/* " via br0 over eth0" when the route's device sits above the interface,
+ * else "". */
+const char *nd_route_upper_text(const cJSON *doc, char *buf, size_t size)
+{
+	const cJSON *route = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "throughput"), "route");
+	const char *ifname = nd_json_str(cJSON_GetObjectItem(doc, "interface"), "name", "");
+	const char *dev = nd_json_str(route, "dev", "");
+
+	buf[0] = '\0';
+	if (cJSON_IsTrue(cJSON_GetObjectItem(route, "matches")) && *dev && strcmp(dev, ifname))
+		snprintf(buf, size, " via %s over %s", dev, ifname);
+	return buf;
+}

@@ -58,6 +58,13 @@ char *nd_result_text(const cJSON *doc, const char *where, char *buf, size_t size
  * ("# " at indent). */
 void nd_shell_print(FILE *out, size_t col, size_t indent, const char *cmd);
 
+/* throughput.route (the peer's route): its device when the traffic took
+ * another path than the interface (--allow-route), else NULL; and
+ * " via br0 over eth0" when the device sits above the interface, else "".
+ * render.c. */
+const char *nd_route_other_dev(const cJSON *doc);
+const char *nd_route_upper_text(const cJSON *doc, char *buf, size_t size);
+
 /* text.c: print text from column col, wrapped at 80 columns, continuation
  * lines at column indent, control characters shown as '?'. */
 void nd_text_wrap(FILE *out, size_t col, size_t indent, const char *text);

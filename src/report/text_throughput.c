@@ -43,11 +43,15 @@ static double num(const cJSON *obj, const char *key, double fallback)
 	return cJSON_IsNumber(item) ? item->valuedouble : fallback;
 }
 
-static void measured_line(FILE *out, bool color, const cJSON *tp)
+static void measured_line(FILE *out, bool color, const cJSON *doc)
 {
+	const cJSON *tp = cJSON_GetObjectItem(doc, "throughput");
 	double measured = num(tp, "measured_mbps", -1), wire = num(tp, "wire_ceiling_mbps", -1);
-	char line[300], a[32], b[32];
+	const char *other = nd_route_other_dev(doc);
+	const char *ifname = nd_json_str(cJSON_GetObjectItem(doc, "interface"), "name", "?");
+	char line[300], a[32], b[32], upper[64];
 
+	nd_route_upper_text(doc, upper, sizeof(upper));
 	if (!strcmp(nd_json_str(tp, "mode", ""), "loopback")) {
 		snprintf(line, sizeof(line), "Host capacity (loopback, not wire speed): one TCP "
 			 "stream moves %s Mbit/s through this host's stack",
@@ -55,13 +59,17 @@ static void measured_line(FILE *out, bool color, const cJSON *tp)
 	} else if (measured < 0) {
 		snprintf(line, sizeof(line), "No throughput measured: %s; the findings stay "
 			 "untested", nd_json_str(tp, "error", "the runs did not complete"));
+	} else if (other) {
+		snprintf(line, sizeof(line), "Measured %s Mbit/s over %s, not %s (--allow-route): "
+			 "%s's findings stay untested", nd_mbps_text(measured, a, sizeof(a)), other,
+			 ifname, ifname);
 	} else if (wire > 0) {
-		snprintf(line, sizeof(line), "Measured %s of the %s Mbit/s wire goodput (%.0f%%)",
+		snprintf(line, sizeof(line), "Measured %s of the %s Mbit/s wire goodput (%.0f%%)%s",
 			 nd_mbps_text(measured, a, sizeof(a)), nd_mbps_text(wire, b, sizeof(b)),
-			 100.0 * measured / wire);
+			 100.0 * measured / wire, upper);
 	} else {
-		snprintf(line, sizeof(line), "Measured %s Mbit/s (wire goodput unknown: no link "
-			 "speed)", nd_mbps_text(measured, a, sizeof(a)));
+		snprintf(line, sizeof(line), "Measured %s Mbit/s%s (wire goodput unknown: no link "
+			 "speed)", nd_mbps_text(measured, a, sizeof(a)), upper);
 	}
 	fputc('\n', out);
 	if (color)
@@ -131,8 +139,9 @@ void nd_text_headline(FILE *out, bool color, const cJSON *doc)
 
 	if (!cJSON_IsObject(tp))
 		return;
-	measured_line(out, color, tp);
-	if (!strcmp(nd_json_str(tp, "mode", ""), "peer") && num(tp, "measured_mbps", -1) >= 0)
+	measured_line(out, color, doc);
+	if (!strcmp(nd_json_str(tp, "mode", ""), "peer") && num(tp, "measured_mbps", -1) >= 0 &&
+	    !nd_route_other_dev(doc))
 		bottleneck_line(out, tp, doc);
 	suspects(out, color, doc);
 }

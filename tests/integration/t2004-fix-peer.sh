@@ -44,6 +44,21 @@ test_expect_success 'an unreachable peer: exit 4 before any change' '
 	snapshot >now && test_cmp "$TRASH/before" now
 '
 
+test_expect_success 'a peer the route reaches over lo: exit 3 before any change; no route: exit 4' '
+	ip -n "$NSA" link set lo up &&
+	test_expect_code 3 fix nda --only "$IDS" --apply --peer 127.0.0.1:$PORT --duration 1 \
+		>out 2>err &&
+	echo "nicdoctor: fix: 127.0.0.1 is reached through lo, not nda: --peer measures nda'"'"'s changes, name a peer reached through it" >want &&
+	test_cmp want err && test ! -s out &&
+	test_expect_code 3 fix nda --only "$IDS" --apply --peer 10.77.4.1:$PORT --duration 1 \
+		>out 2>err &&
+	grep -q "^nicdoctor: fix: 10.77.4.1 is reached through lo, not nda: " err &&
+	test_expect_code 4 fix nda --only "$IDS" --apply --peer 10.99.0.1 >out 2>err &&
+	grep -qx "nicdoctor: fix: no route to 10.99.0.1: Network is unreachable (nothing changed)" err &&
+	! ls "$NICDOCTOR_STATE_DIR"/journal-* 2>/dev/null &&
+	snapshot >now && test_cmp "$TRASH/before" now
+'
+
 test_expect_success '--apply --peer measures each kind and keeps only what did not hurt' '
 	fix nda --only "$IDS" --apply --peer 10.77.4.2:$PORT --duration 1 >out &&
 	grep -q "^throughput from 10.77.4.2: [0-9]* Mbit/s (run-to-run noise [0-9]*%, RTT " out &&

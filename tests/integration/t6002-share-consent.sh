@@ -65,20 +65,20 @@ test_expect_success 'by default nothing is shared, not even on its own host; the
 	test "$(peer status <r.json)" = declined &&
 	test "$(peer report <r.json)" = None &&
 	peer reason <r.json | grep "runs without --share (start it with .nicdoctor serve --share." &&
-	diag "$NSB" ndb 127.0.0.1:$P_DEF >r.json &&
+	diag "$NSB" lo 127.0.0.1:$P_DEF >r.json &&
 	test "$(peer status <r.json)" = declined &&
 	{ ip netns exec "$NSA" "$ND" diagnose nda --peer 10.77.62.2:$P_DEF --duration 3 >r.txt
 	  test $? -le 2; } && grep "^Far end (10.77.62.2:$P_DEF): the far end declined to share its report" r.txt
 '
 
 test_expect_success '--share: a client on its own host is served, over loopback and its own address' '
-	diag "$NSB" ndb 127.0.0.1:$P_SHARE >r.json &&
+	diag "$NSB" lo 127.0.0.1:$P_SHARE >r.json &&
 	test "$(peer status <r.json)" = shared &&
 	test "$(peer report.interface.name <r.json)" = lo &&
-	diag "$NSB" ndb 10.77.62.2:$P_SHARE >r.json &&
+	diag "$NSB" lo 10.77.62.2:$P_SHARE >r.json &&
 	test "$(peer status <r.json)" = shared &&
 	test "$(peer report.interface.name <r.json)" = ndb &&
-	diag "$NSB" ndb "[::1]:$P_SHARE" >r.json &&
+	diag "$NSB" lo "[::1]:$P_SHARE" >r.json &&
 	test "$(peer status <r.json)" = shared &&
 	# an IPv6 peer printed as --peer takes it
 	test "$(peer host <r.json)" = "[::1]:$P_SHARE" &&
@@ -109,7 +109,7 @@ test_expect_success '--share-from an IPv6 network: its clients are served, IPv4 
 '
 
 test_expect_success '"share = yes" in the config file is --share' '
-	diag "$NSB" ndb 127.0.0.1:$P_CONF >r.json &&
+	diag "$NSB" lo 127.0.0.1:$P_CONF >r.json &&
 	test "$(peer status <r.json)" = shared &&
 	diag "$NSA" nda 10.77.62.2:$P_CONF >r.json &&
 	test "$(peer status <r.json)" = declined
@@ -127,7 +127,7 @@ test_expect_success 'with authentication: an unauthenticated client is refused, 
 	test "$(peer status <r.json)" = failed &&
 	test "$(peer report <r.json)" = None &&
 	grep "test authorization failed" err &&
-	test_expect_code 4 diag_rc "$NSB" ndb 127.0.0.1:$P_AUTH >r.json 2>err &&
+	test_expect_code 4 diag_rc "$NSB" lo 127.0.0.1:$P_AUTH >r.json 2>err &&
 	test "$(peer report <r.json)" = None &&
 	IPERF3_PASSWORD=wrong test_expect_code 4 diag_rc "$NSA" nda 10.77.62.2:$P_AUTH \
 		--username alice --rsa-public-key-path pub.pem >r.json 2>err &&
