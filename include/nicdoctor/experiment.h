@@ -61,7 +61,8 @@ struct nd_exp_run {
 	int streams;
 	double duration_sec;
 	double mbps;			/* goodput at the receiving end */
-	int64_t retransmits;		/* -1 unknown */
+	int64_t retransmits;		/* our sending streams'; -1 unknown */
+	int64_t peer_retransmits;	/* reverse: the far end's, as it reported them; -1 */
 	double rtt_usec, min_rtt_usec;	/* our sending sockets' TCP_INFO; 0 unknown */
 	int cpus_count;
 	struct nd_engine_cpu_share cpus[ND_ENGINE_MAX_CPUS];

@@ -20,8 +20,8 @@ void nd_check_bond_active_backup_capacity(const struct nd_facts *facts, struct n
 	if (!nd_bond_check_begin(facts, f) || !nd_bond_runner_known(facts, f))
 		return;
 	if (strcmp(b->mode, "active-backup")) {
-		nd_finding_set(f, ND_SEV_OK, "%s uses more than one member",
-			       nd_bond_mode_label(b, label, sizeof(label)));
+		nd_finding_not_applicable(f, "%s uses more than one member",
+					  nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	for (unsigned i = 0; i < b->n_members; i++)

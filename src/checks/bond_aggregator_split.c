@@ -24,8 +24,8 @@ void nd_check_bond_aggregator_split(const struct nd_facts *facts, struct nd_find
 	if (!nd_bond_runner_known(facts, f))
 		return;
 	if (strcmp(b->mode, "802.3ad")) {
-		nd_finding_set(f, ND_SEV_OK, "%s has no aggregators",
-			       nd_bond_mode_label(b, label, sizeof(label)));
+		nd_finding_not_applicable(f, "%s has no aggregators",
+					  nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	nd_bond_members_evidence(b, f->evidence);

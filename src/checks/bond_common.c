@@ -14,7 +14,7 @@ bool nd_bond_check_begin(const struct nd_facts *facts, struct nd_finding *f)
 
 	if (!b->is_bond && !b->st.known) {
 		/* the probe found no bond: a fact, not a gap */
-		nd_finding_set(f, ND_SEV_OK, "not a bond");
+		nd_finding_not_applicable(f, "not a bond");
 		return false;
 	}
 	if (!b->st.known) {

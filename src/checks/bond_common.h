@@ -11,8 +11,8 @@
 #include "nicdoctor/check.h"
 #include "nicdoctor/facts.h"
 
-/* Whether a bond check goes on: false after finishing f as ok "not a
- * bond" or unknown (the bond could not be read).  Adds evidence.mode
+/* Whether a bond check goes on: false after finishing f as not
+ * applicable ("not a bond") or unknown (the bond could not be read).  Adds evidence.mode
  * and evidence.source. */
 bool nd_bond_check_begin(const struct nd_facts *facts, struct nd_finding *f);
 

@@ -130,8 +130,8 @@ void nd_check_bond_flows_on_one_member(const struct nd_facts *facts, struct nd_f
 	if (!nd_bond_check_begin(facts, f) || !nd_bond_runner_known(facts, f))
 		return;
 	if (!spreading_mode(b->mode)) {
-		nd_finding_set(f, ND_SEV_OK, "%s sends on one member by design",
-			       nd_bond_mode_label(b, label, sizeof(label)));
+		nd_finding_not_applicable(f, "%s sends on one member by design",
+					  nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	nd_bond_up_goodput_mbps(facts, -1, &up);

@@ -38,8 +38,8 @@ void nd_check_bond_hash_layer2(const struct nd_facts *facts, struct nd_finding *
 		return nd_finding_unknown(f, "bonding mode", "the source names a mode this "
 					  "version does not know");
 	if (!nd_bond_mode_hashes(b->mode)) {
-		nd_finding_set(f, ND_SEV_OK, "%s does not choose members by a hash",
-			       nd_bond_mode_label(b, label, sizeof(label)));
+		nd_finding_not_applicable(f, "%s does not choose members by a hash",
+					  nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	if (!policy[0] && b->is_team)

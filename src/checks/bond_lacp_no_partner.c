@@ -55,8 +55,8 @@ void nd_check_bond_lacp_no_partner(const struct nd_facts *facts, struct nd_findi
 	if (!nd_bond_check_begin(facts, f) || !nd_bond_runner_known(facts, f))
 		return;
 	if (strcmp(b->mode, "802.3ad")) {
-		nd_finding_set(f, ND_SEV_OK, "%s does not use LACP",
-			       nd_bond_mode_label(b, label, sizeof(label)));
+		nd_finding_not_applicable(f, "%s does not use LACP",
+					  nd_bond_mode_label(b, label, sizeof(label)));
 		return;
 	}
 	defaulted = defaulted_members(b, &known);

@@ -131,7 +131,6 @@ void nd_check_ring_small(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_rings *rings = &facts->rings;
 	struct drop_max largest, recent = { NULL, 0 };
-	char when[64], none[128];
 	bool window;
 
 	if (!rings->st.known)
@@ -160,12 +159,12 @@ void nd_check_ring_small(const struct nd_facts *facts, struct nd_finding *f)
 			       facts->window.label);
 		return;
 	}
-	if (largest.value) {
-		nd_finding_set(f, ND_SEV_INFO, "RX ring %u of %u; drops in the past: %s %llu "
-			       "(%s%s); %s", rings->rx, rings->rx_max, largest.name,
-			       (unsigned long long)largest.value, facts->uptime.st.known ? "uptime " : "",
-			       nd_uptime_text(facts, when, sizeof(when)),
-			       nd_window_none_text(facts, none, sizeof(none)));
+	/* Drops below a warning: nic.rx_dropped names them (the counters, their
+	 * share, the window); this finding is the ring and refers there, so
+	 * one drop history is not reported twice. */
+	if (largest.value || recent.value) {
+		nd_finding_set(f, ND_SEV_INFO, "RX ring %u of %u; its drops: see nic.rx_dropped",
+			       rings->rx, rings->rx_max);
 		return;
 	}
 	nd_finding_set(f, ND_SEV_INFO, "RX ring %u of %u, no drops counted yet", rings->rx,

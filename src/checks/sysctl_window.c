@@ -79,7 +79,11 @@ static const char *speed_reason(const struct nd_facts *facts)
 		return facts->linkmodes.st.reason;
 	if (!facts->link.st.known)
 		return facts->link.st.reason;
-	return "no speed negotiated (link down?)";
+	/* the header says "up": the link is not the unknown, its speed is */
+	if (facts->link.carrier && strcmp(facts->link.operstate, "down"))
+		return "the driver reports no link speed (virtual NICs often do not): no wire "
+		       "goodput to compare the window with";
+	return "no speed negotiated: the link is down";
 }
 
 /* Read the two sysctls and the wire ceiling; on failure mark f unknown. */

@@ -81,7 +81,7 @@ static void mirror(const struct nd_exp_set *set, double far_wire_mbps, struct nd
 		dst->reverse = !src->reverse;
 		/* Our counters and TCP_INFO say nothing of the far host. */
 		dst->nic_valid = dst->softnet_valid = false;
-		dst->retransmits = -1;
+		dst->retransmits = dst->peer_retransmits = -1;
 		dst->cpus_count = src->far_cpus_count;
 		memcpy(dst->cpus, src->far_cpus, sizeof(dst->cpus));
 		dst->far_cpus_count = 0;

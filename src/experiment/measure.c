@@ -133,6 +133,14 @@ static void fill_run(const struct nd_engine_result *res, bool reverse, struct nd
 
 	run->mbps = (reverse ? res->rev_received_bps : res->fwd_received_bps) / 1e6;
 	run->retransmits = res->retransmits;
+	/* A reverse run's sender is the peer: its count, when its results
+	 * carried one, is the far end's, kept apart from ours. */
+	run->peer_retransmits = -1;
+	for (int i = 0; reverse && i < res->streams_count; i++)
+		if (!res->streams[i].local_sends && res->streams[i].retransmits >= 0)
+			run->peer_retransmits = (run->peer_retransmits < 0 ? 0 :
+						 run->peer_retransmits) +
+						res->streams[i].retransmits;
 	for (int i = 0; i < res->streams_count; i++) {
 		const struct nd_engine_tcpinfo *ti = &res->streams[i].tcp;
 		uint32_t low = ti->min_rtt_usec ? ti->min_rtt_usec : ti->rtt_usec;
@@ -239,6 +247,7 @@ int nd_exp_measure_peer(const struct nd_exp_target *target, int streams, bool re
 	}
 	memset(ret, 0, sizeof(*ret));
 	ret->retransmits = -1;
+	ret->peer_retransmits = -1;
 	softnet = softnet_totals(&drop0, &squeeze0) == 0;
 	queues = target->ifname &&
 		 nd_probe_queue_sample(&nd_root_live, target->ifname, &q0[0]) == 0;

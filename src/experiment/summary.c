@@ -35,6 +35,9 @@ static cJSON *run_json(const struct nd_exp_run *run, enum nd_exp_run_kind k, boo
 	cJSON_AddNumberToObject(obj, "duration_sec", round(run->duration_sec * 100) / 100);
 	cJSON_AddNumberToObject(obj, "mbps", round1(run->mbps));
 	num_or_null(obj, "retransmits", run->retransmits >= 0, (double)run->retransmits);
+	if (run->reverse)
+		num_or_null(obj, "peer_retransmits", run->peer_retransmits >= 0,
+			    (double)run->peer_retransmits);
 	num_or_null(obj, "rtt_usec", run->rtt_usec > 0, round(run->rtt_usec));
 	num_or_null(obj, "min_rtt_usec", run->min_rtt_usec > 0, run->min_rtt_usec);
 	if (run->nic_valid) {

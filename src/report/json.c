@@ -255,12 +255,14 @@ static cJSON *finding_json(const struct nd_finding *f)
 		cJSON_AddStringToObject(obj, "explained_by", f->explained_by);
 	cJSON_AddItemToObject(obj, "fix", fix_json(&f->fix));
 	cJSON_AddBoolToObject(obj, "skipped", f->skipped);
+	/* ok because there is nothing here to judge ("not a bond"), not passed */
+	cJSON_AddBoolToObject(obj, "not_applicable", !f->skipped && f->not_applicable);
 	return obj;
 }
 
 static cJSON *summary_json(const struct nd_report *report)
 {
-	unsigned counts[ND_SEV_CRITICAL + 1] = { 0 }, skipped = 0;
+	unsigned counts[ND_SEV_CRITICAL + 1] = { 0 }, skipped = 0, not_applicable = 0;
 	enum nd_severity worst = ND_SEV_OK;
 	cJSON *obj = cJSON_CreateObject(), *c;
 
@@ -273,6 +275,10 @@ static cJSON *summary_json(const struct nd_report *report)
 			skipped++;
 			continue;
 		}
+		if (f->not_applicable) {
+			not_applicable++;
+			continue;
+		}
 		if (f->severity <= ND_SEV_CRITICAL)
 			counts[f->severity]++;
 		if (f->severity > worst)
@@ -283,6 +289,7 @@ static cJSON *summary_json(const struct nd_report *report)
 		for (int sev = ND_SEV_OK; sev <= ND_SEV_CRITICAL; sev++)
 			cJSON_AddNumberToObject(c, nd_severity_name(sev), counts[sev]);
 		cJSON_AddNumberToObject(c, "skipped", skipped);
+		cJSON_AddNumberToObject(c, "not_applicable", not_applicable);
 	}
 	cJSON_AddStringToObject(obj, "worst", nd_severity_name(worst));
 	return obj;

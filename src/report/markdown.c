@@ -77,6 +77,8 @@ static const char *result_of(const cJSON *f)
 {
 	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "skipped")))
 		return "skipped";
+	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "not_applicable")))
+		return "not applicable";
 	return nd_json_str(f, "severity", "skipped");
 }
 
@@ -85,14 +87,16 @@ static void title(FILE *out, const cJSON *doc)
 	const cJSON *iface = cJSON_GetObjectItem(doc, "interface");
 	const cJSON *host = cJSON_GetObjectItem(doc, "host");
 	const char *origin = nd_json_str(host, "origin", "");
-	const cJSON *sum = cJSON_GetObjectItem(doc, "summary");
 	const char *pci = nd_json_str(iface, "pci_address", NULL);
-	char num[32], counts[256];
+	char num[32], result[400];
+	size_t verdict_len;
 
 	fprintf(out, "# nicdoctor: %s on %s\n\n", nd_json_str(iface, "name", "?"),
 		nd_json_str(host, "name", "unknown host"));
-	fprintf(out, "**Result: %s** (%s)\n\n", nd_json_str(sum, "worst", "?"),
-		nd_counts_text(doc, counts, sizeof(counts))[0] ? counts : "no checks ran");
+	nd_result_text(doc, "in the tables below", result, sizeof(result));
+	/* "no problem found (...); ...": the verdict in bold, the counts not */
+	verdict_len = strchr(result, '(') ? strcspn(result, "(") - 1 : strlen(result);
+	fprintf(out, "**Result: %.*s**%s\n\n", (int)verdict_len, result, result + verdict_len);
 	fprintf(out, "Driver %s, PCI %s, ", nd_json_str(iface, "driver", "unknown"),
 		pci ? pci : "none");
 	nd_json_text(cJSON_GetObjectItem(iface, "speed_mbps"), num, sizeof(num));
@@ -235,6 +239,26 @@ static double num_of(const cJSON *obj, const char *key)
 	return cJSON_IsNumber(item) ? item->valuedouble : -1;
 }
 
+/* A run's retransmits and min RTT cells: a reverse run's sender is the
+ * peer, so ours are not there: its own count when it reported one. */
+static void run_counts(FILE *out, const cJSON *run)
+{
+	bool reverse = !strcmp(nd_json_str(run, "direction", ""), "reverse");
+	double retr = num_of(run, "retransmits"), peer = num_of(run, "peer_retransmits");
+	double rtt = num_of(run, "min_rtt_usec");
+
+	if (retr >= 0)
+		fprintf(out, "%.0f | ", retr);
+	else if (reverse && peer >= 0)
+		fprintf(out, "%.0f (the peer's) | ", peer);
+	else
+		fputs(reverse ? "n/a (the peer sends) | " : "unknown | ", out);
+	if (rtt > 0)
+		fprintf(out, "%.0f |\n", rtt);
+	else
+		fputs(reverse ? "n/a (the peer sends) |\n" : "unknown |\n", out);
+}
+
 /* The experiments: headline, bottleneck, one table row per run, trials. */
 static void throughput(FILE *out, const cJSON *doc)
 {
@@ -286,10 +310,11 @@ static void throughput(FILE *out, const cJSON *doc)
 	}
 	fputs("| run | streams | Mbit/s | retransmits | min RTT (us) |\n|---|---:|---:|---:|---:|\n",
 	      out);
-	cJSON_ArrayForEach(run, cJSON_GetObjectItem(tp, "runs"))
-		fprintf(out, "| %s | %.0f | %s | %.0f | %.0f |\n", nd_json_str(run, "name", "?"),
-			num_of(run, "streams"), nd_mbps_text(num_of(run, "mbps"), a, sizeof(a)),
-			num_of(run, "retransmits"), num_of(run, "min_rtt_usec"));
+	cJSON_ArrayForEach(run, cJSON_GetObjectItem(tp, "runs")) {
+		fprintf(out, "| %s | %.0f | %s | ", nd_json_str(run, "name", "?"),
+			num_of(run, "streams"), nd_mbps_text(num_of(run, "mbps"), a, sizeof(a)));
+		run_counts(out, run);
+	}
 	fputc('\n', out);
 	cJSON_ArrayForEach(t, cJSON_GetObjectItem(tp, "trials")) {
 		fputs("- trial ", out);

@@ -108,25 +108,63 @@ char *nd_unreadable_text(const cJSON *doc, char *buf, size_t size)
 	return buf;
 }
 
-char *nd_counts_text(const cJSON *doc, char *buf, size_t size)
+/* The counts in report order, the unknowns left out unless with_unknown. */
+static char *counts_text(const cJSON *doc, bool with_unknown, char *buf, size_t size)
 {
-	static const char *const order[] = { "critical", "warning", "unknown", "info", "ok",
-					     "skipped" };
+	static const char *const order[][2] = {
+		{ "critical", "critical" }, { "warning", "warning" }, { "unknown", "unknown" },
+		{ "info", "info" }, { "ok", "ok" }, { "not_applicable", "not applicable" },
+		{ "skipped", "skipped" },
+	};
 	const cJSON *counts = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "summary"), "counts");
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		const cJSON *n = cJSON_GetObjectItem(counts, order[i]);
+		const cJSON *n = cJSON_GetObjectItem(counts, order[i][0]);
 		int len;
 
-		if (!cJSON_IsNumber(n) || n->valueint == 0)
+		if (!cJSON_IsNumber(n) || n->valueint == 0 ||
+		    (!with_unknown && !strcmp(order[i][0], "unknown")))
 			continue;
 		len = snprintf(buf + used, size - used, "%s%d %s", used ? ", " : "",
-			       n->valueint, order[i]);
+			       n->valueint, order[i][1]);
 		if (len > 0 && (size_t)len < size - used)
 			used += (size_t)len;
 	}
+	return buf;
+}
+
+char *nd_counts_text(const cJSON *doc, char *buf, size_t size)
+{
+	return counts_text(doc, true, buf, size);
+}
+
+/*
+ * "warning (1 warning, 3 unknown, 20 ok)" when something is warning or
+ * worse; otherwise "no problem found (...)" and how many checks could not
+ * judge: unknowns are gaps in what could be read (a VM has no PCIe, a
+ * bundle no ethtool -S), not a result of their own.
+ */
+char *nd_result_text(const cJSON *doc, const char *where, char *buf, size_t size)
+{
+	const cJSON *sum = cJSON_GetObjectItem(doc, "summary");
+	const char *worst = nd_json_str(sum, "worst", "?");
+	const cJSON *unknown = cJSON_GetObjectItem(cJSON_GetObjectItem(sum, "counts"), "unknown");
+	int gaps = cJSON_IsNumber(unknown) ? unknown->valueint : 0;
+	int sev = nd_severity_from_name(worst);
+	char counts[256];
+
+	if (!nd_counts_text(doc, counts, sizeof(counts))[0])
+		snprintf(buf, size, "no checks ran");
+	else if (sev >= ND_SEV_WARNING || sev < 0)
+		snprintf(buf, size, "%s (%s)", worst, counts);
+	else if (gaps > 0)
+		snprintf(buf, size, "no problem found (%s); %d check%s could not judge "
+			 "(listed %s, with why)", counts_text(doc, false, counts, sizeof(counts)),
+			 gaps, gaps == 1 ? "" : "s", where);
+	else
+		snprintf(buf, size, "no problem found (%s)", counts);
 	return buf;
 }
 

@@ -44,6 +44,20 @@ char *nd_unreadable_text(const cJSON *doc, char *buf, size_t size);
  * "" when no check ran.  Returns buf. */
 char *nd_counts_text(const cJSON *doc, char *buf, size_t size);
 
+/* The result line's words: "critical (1 critical, 2 ok)" when anything is
+ * warning or worse, else "no problem found (...)" with how many checks
+ * could not judge, "(listed WHERE, with why)".  Returns buf. */
+char *nd_result_text(const cJSON *doc, const char *where, char *buf, size_t size);
+
+/* The text report's width, in columns. */
+#define ND_TEXT_WIDTH 80
+
+/* shell.c: one fix command (or comment) from column col, so that pasted it
+ * runs exactly cmd: wrapped only where the shell splits words, with " \"
+ * (continuation lines at indent + 2), comments continued as comments
+ * ("# " at indent). */
+void nd_shell_print(FILE *out, size_t col, size_t indent, const char *cmd);
+
 /* throughput.route (the peer's route): its device when the traffic took
  * another path than the interface (--allow-route), else NULL; and
  * " via br0 over eth0" when the device sits above the interface, else "".

@@ -20,6 +20,7 @@
  *   [ ?? ] irq.concentrated  cannot tell where interrupts go
  *          missing: irqs
  *   [skip] rps.off_single_queue  ...
+ *   [ NA ] bond.member_down  not a bond
  *
  *   Not readable: irqs (no permission)
  *
@@ -28,6 +29,9 @@
  * with the per-CPU bars come after the findings (text_throughput.c).
  *
  *   Result: critical (1 critical, 1 unknown, 1 ok, 1 skipped)
+ *
+ * or, when nothing is warning or worse, "Result: no problem found (...)"
+ * and how many checks could not judge.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,9 +40,10 @@
 #include "nicdoctor/report.h"
 #include "render.h"
 
-#define WIDTH 80
+#define WIDTH ND_TEXT_WIDTH
 #define TAG_INDENT 7		/* under "[WARN] " */
 #define DETAIL_INDENT 9		/* under "key: " of an evidence line */
+#define HEADLINE_FIX_INDENT 4	/* under "To fix it:" */
 #define CEILING_INDENT 27	/* "  " + 9 + " Mbit/s  " + 7 + "  " */
 
 struct text_out {
@@ -57,6 +62,7 @@ static const struct {
 };
 
 static const char skip_tag[] = "[skip]", skip_color[] = "\033[2m", reset[] = "\033[0m";
+static const char not_applicable_tag[] = "[ NA ]";
 
 /* Write n bytes with control characters shown as '?': a value from a
  * snapshot must not be able to move the cursor or change colours. */
@@ -69,29 +75,20 @@ static void put_clean(FILE *out, const char *s, size_t n)
 	}
 }
 
-/* End a line with cont, start the next at column indent followed by lead;
- * returns the new column. */
-static size_t newline_indent(FILE *out, size_t indent, const char *cont, const char *lead)
-{
-	fprintf(out, "%s\n%*s%s", cont, (int)indent, "", lead);
-	return indent + strlen(lead);
-}
-
 /*
  * Print text from column col, breaking at spaces before WIDTH; continuation
- * lines start at column indent with lead ("# " continues a shell comment).
- * A word too long for a line is split.  cont is printed before each break
- * (" \\" keeps a shell command whole).
+ * lines start at column indent.  A word too long for a line is split.
+ * Shell commands are not wrapped here: see nd_shell_print (shell.c).
  */
-static void wrap_lead(FILE *out, size_t col, size_t indent, const char *text, const char *cont,
-		      const char *lead)
+static void wrap(FILE *out, size_t col, size_t indent, const char *text)
 {
-	size_t reserve = strlen(cont);
 	bool fresh = true;
 	const char *p = text;
 
-	if (col + reserve >= WIDTH)
-		col = newline_indent(out, indent, cont, lead);
+	if (col >= WIDTH) {
+		fprintf(out, "\n%*s", (int)indent, "");
+		col = indent;
+	}
 	while (*p) {
 		size_t len;
 
@@ -100,23 +97,22 @@ static void wrap_lead(FILE *out, size_t col, size_t indent, const char *text, co
 			break;
 		len = strcspn(p, " \t\n");
 		/* a word that fits a fresh line is not split at the prefix */
-		if (fresh && col > indent + strlen(lead) && col + len + reserve > WIDTH &&
-		    indent + strlen(lead) + len + reserve <= WIDTH)
-			col = newline_indent(out, indent, "", lead);
-		if (!fresh && col + 1 + len + reserve > WIDTH) {
-			col = newline_indent(out, indent, cont, lead);
+		if ((fresh && col > indent && col + len > WIDTH && indent + len <= WIDTH) ||
+		    (!fresh && col + 1 + len > WIDTH)) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
 			fresh = true;
 		}
 		if (!fresh) {
 			fputc(' ', out);
 			col++;
 		}
-		while (col + len + reserve > WIDTH) {
-			size_t chunk = WIDTH - reserve - col;
+		while (col + len > WIDTH) {
+			size_t chunk = WIDTH - col;
 
 			put_clean(out, p, chunk);
-			/* inside a word a break needs no space before the backslash */
-			col = newline_indent(out, indent, reserve ? "\\" : "", lead);
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
 			p += chunk;
 			len -= chunk;
 		}
@@ -128,14 +124,9 @@ static void wrap_lead(FILE *out, size_t col, size_t indent, const char *text, co
 	fputc('\n', out);
 }
 
-static void wrap(FILE *out, size_t col, size_t indent, const char *text, const char *cont)
-{
-	wrap_lead(out, col, indent, text, cont, "");
-}
-
 void nd_text_wrap(FILE *out, size_t col, size_t indent, const char *text)
 {
-	wrap_lead(out, col, indent, text, "", "");
+	wrap(out, col, indent, text);
 }
 
 static size_t put_tag(const struct text_out *t, const char *tag, const char *color)
@@ -168,14 +159,14 @@ static void header(const struct text_out *t, const cJSON *doc)
 		 nd_json_str(iface, "operstate", "state unknown"));
 	if (t->color)
 		fputs("\033[1m", t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 	if (t->color)
 		fputs(reset, t->out);
 	snprintf(line, sizeof(line), "host %s, kernel %s, %s CPUs online%s%s%s",
 		 nd_json_str(host, "name", "unknown"), nd_json_str(host, "kernel", "unknown"),
 		 nd_json_text(cpus, num, sizeof(num)), *origin ? " (from " : "", origin,
 		 *origin ? ")" : "");
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 }
 
 static void ceilings(const struct text_out *t, const cJSON *doc)
@@ -194,7 +185,7 @@ static void ceilings(const struct text_out *t, const cJSON *doc)
 		fprintf(t->out, "  %7s Mbit/s  %-7s  ",
 			cJSON_IsNumber(mbps) ? nd_mbps_text(mbps->valuedouble, num, sizeof(num)) : "?",
 			source);
-		wrap(t->out, CEILING_INDENT, CEILING_INDENT, nd_json_str(c, "detail", ""), "");
+		wrap(t->out, CEILING_INDENT, CEILING_INDENT, nd_json_str(c, "detail", ""));
 	}
 }
 
@@ -212,7 +203,7 @@ static void evidence(const struct text_out *t, const cJSON *ev)
 		put_clean(t->out, key, strlen(key));
 		fputs(": ", t->out);
 		col = TAG_INDENT + strlen(key) + 2;
-		wrap(t->out, col, DETAIL_INDENT, nd_json_text(item, value, sizeof(value)), "");
+		wrap(t->out, col, DETAIL_INDENT, nd_json_text(item, value, sizeof(value)));
 	}
 }
 
@@ -229,7 +220,7 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 			 nd_mbps_text(ceiling->valuedouble, num, sizeof(num)),
 			 nd_json_str(f, "ceiling_source", "?"));
 		fprintf(t->out, "%*s", TAG_INDENT, "");
-		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line);
 	}
 	if (strcmp(verdict, "untested") != 0) {
 		const char *reason = nd_json_str(cJSON_GetObjectItem(f, "experiment"), "reason", "");
@@ -237,36 +228,35 @@ static void finding_details(const struct text_out *t, const cJSON *f)
 		snprintf(line, sizeof(line), "verdict: %s%s%s", verdict, reason[0] ? ": " : "",
 			 reason);
 		fprintf(t->out, "%*s", TAG_INDENT, "");
-		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line);
 	}
 	if (cJSON_IsObject(fix)) {
 		const cJSON *cmd;
 
 		snprintf(line, sizeof(line), "fix (%s):", nd_json_str(fix, "id", "?"));
 		fprintf(t->out, "%*s", TAG_INDENT, "");
-		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line, "");
+		wrap(t->out, TAG_INDENT, DETAIL_INDENT, line);
 		cJSON_ArrayForEach(cmd, cJSON_GetObjectItem(fix, "commands")) {
 			if (!cJSON_IsString(cmd))
 				continue;
 			fprintf(t->out, "%*s", DETAIL_INDENT, "");
-			/* a backslash does not continue a comment: continue it as one */
-			if (cmd->valuestring[0] == '#')
-				wrap_lead(t->out, DETAIL_INDENT, DETAIL_INDENT, cmd->valuestring, "",
-					  "# ");
-			else
-				wrap(t->out, DETAIL_INDENT, DETAIL_INDENT + 2, cmd->valuestring,
-				     " \\");
+			nd_shell_print(t->out, DETAIL_INDENT, DETAIL_INDENT, cmd->valuestring);
 		}
 	}
 }
 
 static void finding(const struct text_out *t, const cJSON *f);
 
-/* A finding's severity, -1 when skipped. */
+#define SEV_SKIPPED (-1)
+#define SEV_NOT_APPLICABLE (-2)
+
+/* A finding's severity, SEV_SKIPPED or SEV_NOT_APPLICABLE. */
 static int finding_sev(const cJSON *f)
 {
 	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "skipped")))
-		return -1;
+		return SEV_SKIPPED;
+	if (cJSON_IsTrue(cJSON_GetObjectItem(f, "not_applicable")))
+		return SEV_NOT_APPLICABLE;
 	return nd_severity_from_name(nd_json_str(f, "severity", NULL));
 }
 
@@ -278,7 +268,7 @@ static void finding_line(const struct text_out *t, const cJSON *f, int sev)
 
 	put_clean(t->out, id, strlen(id));
 	fputs("  ", t->out);
-	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""), "");
+	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""));
 }
 
 /* Warnings and criticals: title, ceiling, verdict and fix; the evidence
@@ -327,17 +317,63 @@ static void id_paragraph(const struct text_out *t, const cJSON *doc, int want, c
 	if (!n)
 		return;
 	fputc('\n', t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 }
 
-/* The binding bottleneck's fix, right under the headline: what to type. */
+/* "Not applicable: a, b (not a bond); c (mode active-backup ...)": the
+ * checks with nothing here to judge, grouped by why. */
+static void not_applicable_paragraph(const struct text_out *t, const cJSON *doc)
+{
+	const cJSON *findings = cJSON_GetObjectItem(doc, "findings"), *f, *g;
+	char line[4096];
+	size_t used = (size_t)snprintf(line, sizeof(line), "Not applicable:");
+	bool any = false;
+
+	cJSON_ArrayForEach(f, findings) {
+		const char *why = nd_json_str(f, "title", "");
+		bool seen = false, first = true;
+		int len;
+
+		if (finding_sev(f) != SEV_NOT_APPLICABLE)
+			continue;
+		for (g = findings->child; g != f; g = g->next)
+			seen |= finding_sev(g) == SEV_NOT_APPLICABLE &&
+				!strcmp(nd_json_str(g, "title", ""), why);
+		if (seen)
+			continue;	/* named with an earlier one of the same reason */
+		for (g = f; g; g = g->next) {
+			if (finding_sev(g) != SEV_NOT_APPLICABLE ||
+			    strcmp(nd_json_str(g, "title", ""), why))
+				continue;
+			len = snprintf(line + used, sizeof(line) - used, "%s%s",
+				       first ? (any ? "; " : " ") : ", ", nd_json_str(g, "id", "?"));
+			if (len > 0 && (size_t)len < sizeof(line) - used)
+				used += (size_t)len;
+			first = false;
+		}
+		len = snprintf(line + used, sizeof(line) - used, " (%s)", why);
+		if (len > 0 && (size_t)len < sizeof(line) - used)
+			used += (size_t)len;
+		any = true;
+	}
+	if (!any)
+		return;
+	fputc('\n', t->out);
+	wrap(t->out, 0, 4, line);
+}
+
+/*
+ * The binding bottleneck's fix, right under the headline: every command of
+ * it, one a line under "To fix it:", so the indented block pasted into a
+ * shell runs exactly the finding's fix.commands.
+ */
 static void bottleneck_fix(const struct text_out *t, const cJSON *doc)
 {
 	const cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "throughput"), "bottleneck");
 	const char *id = nd_json_str(b, "id", NULL);
 	bool far = !strcmp(nd_json_str(b, "host", "here"), "far end");
 	const cJSON *f, *cmd, *findings = cJSON_GetObjectItem(doc, "findings");
-	unsigned shown = 0;
+	bool shown = false;
 
 	if (!id)
 		return;
@@ -349,13 +385,16 @@ static void bottleneck_fix(const struct text_out *t, const cJSON *doc)
 			continue;
 		cJSON_ArrayForEach(cmd, cJSON_GetObjectItem(cJSON_GetObjectItem(f, "fix"),
 							   "commands")) {
-			if (!cJSON_IsString(cmd) || shown++ >= 2)
+			if (!cJSON_IsString(cmd))
 				continue;
-			const char *lead = far ? "To fix it on the far host: " : "To fix it: ";
-
-			fprintf(t->out, "%-*s", (int)strlen(lead), shown == 1 ? lead : "");
-			wrap(t->out, strlen(lead), strlen(lead) + 2, cmd->valuestring, " \\");
+			if (!shown)
+				fputs(far ? "To fix it, on the far host:\n" : "To fix it:\n", t->out);
+			shown = true;
+			fprintf(t->out, "%*s", HEADLINE_FIX_INDENT, "");
+			nd_shell_print(t->out, HEADLINE_FIX_INDENT, HEADLINE_FIX_INDENT,
+				       cmd->valuestring);
 		}
+		break;
 	}
 }
 
@@ -384,7 +423,8 @@ static void findings_top_down(const struct text_out *t, const cJSON *doc)
 			finding_line(t, f, ND_SEV_INFO);
 		}
 	id_paragraph(t, doc, ND_SEV_OK, "Passed:", false);
-	id_paragraph(t, doc, -1, "Skipped:", false);
+	id_paragraph(t, doc, SEV_SKIPPED, "Skipped:", false);
+	not_applicable_paragraph(t, doc);
 	id_paragraph(t, doc, ND_SEV_UNKNOWN, "Could not judge:", true);
 }
 
@@ -397,11 +437,13 @@ static void finding(const struct text_out *t, const cJSON *f)
 
 	if (skipped || sev < 0)
 		col = put_tag(t, skip_tag, skip_color);
+	else if (cJSON_IsTrue(cJSON_GetObjectItem(f, "not_applicable")))
+		col = put_tag(t, not_applicable_tag, skip_color);
 	else
 		col = put_tag(t, sev_style[sev].tag, sev_style[sev].color);
 	put_clean(t->out, id, strlen(id));
 	fputs("  ", t->out);
-	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""), "");
+	wrap(t->out, col + strlen(id) + 2, TAG_INDENT, nd_json_str(f, "title", ""));
 	if (skipped || sev < 0)
 		return;
 	if (sev == ND_SEV_UNKNOWN)
@@ -458,20 +500,18 @@ static void unreadable(const struct text_out *t, const cJSON *doc)
 		return;
 	snprintf(line, sizeof(line), "Not readable: %s", groups);
 	fputc('\n', t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 }
 
 static void summary(const struct text_out *t, const cJSON *doc)
 {
-	char counts[256], line[300];
+	char result[400], line[420];
 
-	snprintf(line, sizeof(line), "Result: %s (%s)",
-		 nd_json_str(cJSON_GetObjectItem(doc, "summary"), "worst", "?"),
-		 nd_counts_text(doc, counts, sizeof(counts))[0] ? counts : "no checks ran");
+	snprintf(line, sizeof(line), "Result: %s", nd_result_text(doc, "above", result, sizeof(result)));
 	fputc('\n', t->out);
 	if (t->color)
 		fputs("\033[1m", t->out);
-	wrap(t->out, 0, 4, line, "");
+	wrap(t->out, 0, 4, line);
 	if (t->color)
 		fputs(reset, t->out);
 }

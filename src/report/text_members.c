@@ -1,6 +1,7 @@
 /*
  * text_members.c - a bond's members in the text report: one line each,
- * its worst severity and the IDs of its findings of warning or worse
+ * its worst severity ("no problem found" below a warning) and the IDs
+ * of its findings of warning or worse
  * (their titles are in --json's members array).
  */
 #include <stdio.h>
@@ -18,7 +19,14 @@ void nd_text_members(FILE *out, const cJSON *doc)
 	cJSON_ArrayForEach(m, members) {
 		const char *sep = "; ";
 
-		fprintf(out, "  %s: %s", nd_json_str(m, "name", "?"), nd_json_str(m, "worst", "?"));
+		const char *worst = nd_json_str(m, "worst", "?");
+		int sev = nd_severity_from_name(worst);
+
+		/* as the result line says it: below warning is no problem found */
+		fprintf(out, "  %s: %s", nd_json_str(m, "name", "?"),
+			sev < 0 || sev >= ND_SEV_WARNING || nd_json_str(m, "error", NULL) ? worst :
+			sev == ND_SEV_UNKNOWN ? "no problem found (some checks could not judge)" :
+			"no problem found");
 		if (nd_json_str(m, "error", NULL))
 			fprintf(out, "  %s", nd_json_str(m, "error", ""));
 		cJSON_ArrayForEach(f, cJSON_GetObjectItem(m, "findings")) {

@@ -9,7 +9,8 @@
  *     confirmed     qdisc.rate_limit: measured 2790 Mbit/s sits at ...
  *     refuted       tool.iperf3_single_threaded: one stream moves ...
  *
- * and after the findings the runs, one bar per CPU for the forward run
+ * and after the findings the runs (a reverse run's retransmits are the
+ * peer's, starred, since the peer sends), one bar per CPU for the forward run
  * (softirq '#', other busy '=', so a pegged core is seen before it is
  * read) and the trial fixes.  Fits 80 columns; colour only when asked.
  */
@@ -151,10 +152,18 @@ static void run_line(FILE *out, const cJSON *run)
 	const cJSON *sn = cJSON_GetObjectItem(run, "softnet");
 	double streams = num(run, "streams", 0), retr = num(run, "retransmits", -1);
 	double rtt = num(run, "min_rtt_usec", -1);
+	double peer_retr = num(run, "peer_retransmits", -1);
+	bool reverse = !strcmp(nd_json_str(run, "direction", ""), "reverse");
 	char line[200], mbps[32], retr_text[32] = "?", rtt_text[32] = "?", drops_text[32] = "?";
 
 	if (retr >= 0)
 		snprintf(retr_text, sizeof(retr_text), "%.0f", retr);
+	else if (reverse && peer_retr >= 0)	/* the peer sent: its own count */
+		snprintf(retr_text, sizeof(retr_text), "%.0f*", peer_retr);
+	else if (reverse)
+		snprintf(retr_text, sizeof(retr_text), "n/a*");
+	if (rtt <= 0 && reverse)
+		snprintf(rtt_text, sizeof(rtt_text), "n/a*");
 	if (rtt > 0)
 		snprintf(rtt_text, sizeof(rtt_text), "%.0f us", rtt);
 	if (cJSON_IsObject(nic) || cJSON_IsObject(sn))
@@ -256,6 +265,7 @@ void nd_text_throughput(FILE *out, bool color, const cJSON *doc)
 	const cJSON *tp = cJSON_GetObjectItem(doc, "throughput");
 	const cJSON *runs = cJSON_GetObjectItem(tp, "runs"), *run;
 	char line[400];
+	bool reverse = false;
 
 	if (!cJSON_IsObject(tp) || cJSON_GetArraySize(runs) == 0)
 		return;
@@ -264,8 +274,15 @@ void nd_text_throughput(FILE *out, bool color, const cJSON *doc)
 		 nd_json_str(tp, "peer", "?"));
 	fputc('\n', out);
 	nd_text_wrap(out, 0, 4, line);
-	cJSON_ArrayForEach(run, runs)
+	cJSON_ArrayForEach(run, runs) {
 		run_line(out, run);
+		reverse |= !strcmp(nd_json_str(run, "direction", ""), "reverse");
+	}
+	if (reverse) {	/* the starred columns: what this side cannot count */
+		fputs("  ", out);
+		nd_text_wrap(out, 2, 4, "* reverse: the peer sends: retr is the count it "
+			     "reported (n/a: none), and no socket of ours has the RTT");
+	}
 	cpu_bars(out, color, runs);
 	trials(out, cJSON_GetObjectItem(tp, "trials"));
 }

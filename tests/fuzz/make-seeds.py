@@ -176,7 +176,23 @@ def auth():
     put("fuzz_auth", "plain-odd", "\2user: \npwd:  x\nts:   -9223372036854775808 trailing")
 
 
+def shell():
+    """fuzz_shell: every fix command the golden reports hold, and edges."""
+    seen = set()
+    for path in sorted(glob.glob(os.path.join(SRC, "tests", "golden", "*", "*.json"))):
+        text = open(path).read().rsplit("\n# exit", 1)[0]
+        for f in json.loads(text)["findings"]:
+            for cmd in ((f.get("fix") or {}).get("commands") or []):
+                seen.add(cmd)
+    for i, cmd in enumerate(sorted(seen)):
+        put("fuzz_shell", "golden-%03d" % i, cmd)
+    put("fuzz_shell", "trailing-comment", "echo 1 > /sys/bus/pci/rescan # and \"quote 'open")
+    put("fuzz_shell", "backslash-end", "a\\")
+    put("fuzz_shell", "long-word", "x" * 120 + " y")
+
+
 if __name__ == "__main__":
+    shell()
     proto()
     udp()
     parsers()

@@ -69,8 +69,8 @@ test_expect_success 'each member gets one line in text, a row in markdown, an en
 	sed -n "/^Members/,/^\$/p" report.txt >actual &&
 	cat >expect <<-\EOT &&
 	Members (2), each diagnosed on its own:
-	  eno1: unknown
-	  eno2: unknown
+	  eno1: no problem found (some checks could not judge)
+	  eno2: no problem found (some checks could not judge)
 
 	EOT
 	test_cmp expect actual &&
