@@ -302,9 +302,12 @@ static void judge_ceilings(struct nd_finding *fs, unsigned n, const struct nd_ex
 	}
 }
 
-/* A ceiling clearly below which we measured is refuted once another
- * cause is confirmed: that cause explains the shortfall. */
-static void refute_explained(struct nd_finding *fs, unsigned n)
+/* A ceiling clearly below which we measured, once another cause is
+ * confirmed: that cause explains the shortfall and binds first, so the
+ * runs never reached this ceiling.  Not refuted (a downgraded link stays
+ * what it is, and binds once the other cause is gone): inconclusive, with
+ * the cause that binds first named. */
+static void name_explained(struct nd_finding *fs, unsigned n)
 {
 	int explained = -1;
 
@@ -319,12 +322,11 @@ static void refute_explained(struct nd_finding *fs, unsigned n)
 
 		if (fs[i].verdict != ND_VERDICT_INCONCLUSIVE || !cJSON_IsTrue(below))
 			continue;
-		snprintf(reason, sizeof(reason), "%s; %s is confirmed and explains it",
-			 nd_json_reason(fs[i].experiment), fs[explained].id);
+		snprintf(reason, sizeof(reason), "%s; %s is confirmed and binds first: "
+			 "untested above it", nd_json_reason(fs[i].experiment), fs[explained].id);
 		cJSON_DeleteItemFromObject(fs[i].experiment, "reason");
 		cJSON_AddStringToObject(fs[i].experiment, "reason", reason);
 		cJSON_AddStringToObject(fs[i].experiment, "explained_by", fs[explained].id);
-		fs[i].verdict = ND_VERDICT_REFUTED;
 	}
 }
 
@@ -501,7 +503,7 @@ void nd_verdicts_decide(struct nd_finding *fs, unsigned n, const struct nd_exp_s
 		}
 	}
 	judge_ceilings(fs, n, set);
-	refute_explained(fs, n);
+	name_explained(fs, n);
 	nd_verdict_binding(fs, n, set, ret);
 	nd_verdicts_apply_severity(fs, n);
 }

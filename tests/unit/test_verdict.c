@@ -132,7 +132,10 @@ static void test_ceiling_refuted_above_and_inconclusive_below(void **state)
 	free(set);
 }
 
-static void test_ceiling_below_refuted_when_explained(void **state)
+/* A confirmed shaper explains why the runs stayed clearly below the
+ * downgraded link's ceiling: the link is not refuted (and so stays
+ * critical), it is untested above the shaper, which is named. */
+static void test_ceiling_below_untested_when_explained(void **state)
 {
 	struct nd_exp_set *set = peer_set(2870, 2850, 2860);
 	struct nd_finding fs[3];
@@ -147,9 +150,12 @@ static void test_ceiling_below_refuted_when_explained(void **state)
 	with_ceiling(&fs[2], "wire", 3100);	/* at it too, but not the lowest */
 	nd_verdicts_decide(fs, 3, set, &sum);
 	assert_int_equal(fs[1].verdict, ND_VERDICT_CONFIRMED);
-	assert_int_equal(fs[0].verdict, ND_VERDICT_REFUTED);
+	assert_int_equal(fs[0].verdict, ND_VERDICT_INCONCLUSIVE);
 	assert_string_equal(cJSON_GetObjectItem(fs[0].experiment, "explained_by")->valuestring,
 			    "qdisc.rate_limit");
+	assert_non_null(strstr(cJSON_GetObjectItem(fs[0].experiment, "reason")->valuestring,
+			       "binds first"));
+	assert_int_equal(fs[0].severity, ND_SEV_CRITICAL);
 	/* At its ceiling too, but the shaper's is lower: it binds first. */
 	assert_int_equal(fs[2].verdict, ND_VERDICT_INCONCLUSIVE);
 	assert_int_equal(sum.binding, 1);
@@ -457,7 +463,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_field_case_pcie_confirmed),
 		cmocka_unit_test(test_ceiling_refuted_above_and_inconclusive_below),
-		cmocka_unit_test(test_ceiling_below_refuted_when_explained),
+		cmocka_unit_test(test_ceiling_below_untested_when_explained),
 		cmocka_unit_test(test_ceiling_at_but_not_lowest),
 		cmocka_unit_test(test_cpu_confirmed_refuted_inconclusive),
 		cmocka_unit_test(test_per_flow),

@@ -169,9 +169,11 @@ static void test_refuted_is_info_and_leaves_exit_code(void **state)
 }
 
 /* A critical ceiling clearly below the measurement while a shaper is
- * confirmed: refuted as explained, info; applying again after the verdict
- * changes (the ports together confirm it) starts from the check's. */
-static void test_refuted_explained_critical_and_reapplied(void **state)
+ * confirmed: the shaper binds first, the link is untested above it and
+ * stays critical.  A refuted verdict makes it info; applying again after
+ * the verdict changes (the ports together confirm it) starts from the
+ * check's; judged again, it is the check's again. */
+static void test_explained_critical_stays_and_reapplied(void **state)
 {
 	struct nd_exp_set *set = peer_set(190, 185, 950);
 	struct nd_exp_summary sum;
@@ -186,7 +188,11 @@ static void test_refuted_explained_critical_and_reapplied(void **state)
 	assert_int_equal(fs[0].verdict, ND_VERDICT_CONFIRMED);
 	assert_int_equal(fs[0].severity, ND_SEV_WARNING);
 	assert_false(fs[0].severity_by_verdict);
-	assert_int_equal(fs[1].verdict, ND_VERDICT_REFUTED);
+	assert_int_equal(fs[1].verdict, ND_VERDICT_INCONCLUSIVE);
+	assert_int_equal(fs[1].severity, ND_SEV_CRITICAL);
+	assert_false(fs[1].severity_by_verdict);
+	fs[1].verdict = ND_VERDICT_REFUTED;
+	nd_verdict_apply_severity(&fs[1]);
 	assert_int_equal(fs[1].severity, ND_SEV_INFO);
 	assert_int_equal(fs[1].severity_before_verdict, ND_SEV_CRITICAL);
 	/* again, same verdict: unchanged */
@@ -203,7 +209,8 @@ static void test_refuted_explained_critical_and_reapplied(void **state)
 	fs[1].severity_by_verdict = true;
 	fs[1].severity_before_verdict = ND_SEV_CRITICAL;
 	nd_verdicts_decide(fs, 2, set, &sum);
-	assert_int_equal(fs[1].verdict, ND_VERDICT_REFUTED);
+	assert_int_equal(fs[1].verdict, ND_VERDICT_INCONCLUSIVE);
+	assert_int_equal(fs[1].severity, ND_SEV_CRITICAL);
 	nd_finding_free(&fs[0]);
 	nd_finding_free(&fs[1]);
 	free(set);
@@ -413,7 +420,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refuted_is_info_and_leaves_exit_code),
-		cmocka_unit_test(test_refuted_explained_critical_and_reapplied),
+		cmocka_unit_test(test_explained_critical_stays_and_reapplied),
 		cmocka_unit_test(test_tool_info_until_a_per_core_limit),
 		cmocka_unit_test(test_asymmetry_explained_by_egress_shaper),
 		cmocka_unit_test(test_window_ceiling_stable_and_cited),
