@@ -13,13 +13,13 @@
  * are history: with a window that saw none, at most info; a record's one
  * read (a snapshot, a sosreport) is graded by its share of received frames.
  */
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "checks.h"
+#include "nic_common.h"
 #include "counter_window.h"
 #include "nicdoctor/common.h"
 
@@ -49,31 +49,20 @@ struct phy_counts {
 	uint64_t changes;		/* carrier changes, or the driver's link-down events */
 };
 
-static bool has_word(const char *name, const char *word)
-{
-	char lower[sizeof(((struct nd_stat *)0)->name)];
-	size_t i;
-
-	for (i = 0; name[i] && i + 1 < sizeof(lower); i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[i] = '\0';
-	return strstr(lower, word) != NULL;
-}
-
 /* ethtool -S names: receive-side physical errors, first match decides. */
 static enum phy_kind classify(const char *name)
 {
 	/* transmit carrier-sense errors (half duplex) and RoCE's own drops are
 	 * not the wire's receive errors */
-	if ((has_word(name, "tx") && !has_word(name, "rx")) || has_word(name, "roce"))
+	if ((nd_stat_name_has(name, "tx") && !nd_stat_name_has(name, "rx")) || nd_stat_name_has(name, "roce"))
 		return PHY_NONE;
-	if (has_word(name, "link_down_events") || has_word(name, "carrier_changes"))
+	if (nd_stat_name_has(name, "link_down_events") || nd_stat_name_has(name, "carrier_changes"))
 		return PHY_LINK_DOWN;
-	if (has_word(name, "crc") || has_word(name, "fcs"))
+	if (nd_stat_name_has(name, "crc") || nd_stat_name_has(name, "fcs"))
 		return PHY_CRC;
-	if (has_word(name, "align") || has_word(name, "rx_frame_err"))
+	if (nd_stat_name_has(name, "align") || nd_stat_name_has(name, "rx_frame_err"))
 		return PHY_ALIGN;
-	if (has_word(name, "symbol"))
+	if (nd_stat_name_has(name, "symbol"))
 		return PHY_SYMBOL;
 	return PHY_NONE;
 }

@@ -146,3 +146,14 @@ void nd_rps_mask(const struct nd_facts *facts, char *buf, size_t size)
 		p++;
 	snprintf(buf, size, "%s", p);
 }
+
+bool nd_stat_name_has(const char *name, const char *word)
+{
+	char lower[sizeof(((struct nd_stat *)0)->name)];
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < sizeof(lower); i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[i] = '\0';
+	return strstr(lower, word) != NULL;
+}

@@ -54,6 +54,9 @@ void nd_rps_mask(const struct nd_facts *facts, char *buf, size_t size);
 /* Mbit/s for evidence, rounded as the titles' %.0f and nd_finding_ceiling round. */
 double nd_round_mbps(double mbps);
 
+/* Whether an ethtool -S counter name holds word (lower case), in any case. */
+bool nd_stat_name_has(const char *name, const char *word);
+
 /* A pcie.* check on an interface with no PCI device (virtual, platform):
  * marks f not applicable with the probe's reason and returns true. */
 bool nd_pcie_check_not_applicable(const struct nd_facts *facts, struct nd_finding *f);

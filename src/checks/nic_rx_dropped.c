@@ -15,13 +15,13 @@
  * is, and is graded (negligible, info, warning).  Every title leads with
  * the share of received frames, so 0.0001% and 0.72% never read alike.
  */
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "checks.h"
+#include "nic_common.h"
 #include "nicdoctor/common.h"
 #include "counter_window.h"
 
@@ -56,20 +56,9 @@ static const char *const ring_words[] = { "miss", "fifo", "no_buf", "nobuf", "no
  * XDP programs' deliberate drops, page-cache misses. */
 static const char *const not_drop_words[] = { "fdir", "xdp", "cache" };
 
-static bool contains_lower(const char *name, const char *word)
-{
-	char lower[sizeof(((struct nd_stat *)0)->name)];
-	size_t i;
-
-	for (i = 0; name[i] && i + 1 < sizeof(lower); i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[i] = '\0';
-	return strstr(lower, word) != NULL;
-}
-
 static bool is_tx_counter(const char *name)
 {
-	return contains_lower(name, "tx") && !contains_lower(name, "rx");
+	return nd_stat_name_has(name, "tx") && !nd_stat_name_has(name, "rx");
 }
 
 static enum drop_kind classify(const char *name)
@@ -77,12 +66,12 @@ static enum drop_kind classify(const char *name)
 	if (is_tx_counter(name))
 		return NOT_DROP;
 	for (size_t i = 0; i < sizeof(not_drop_words) / sizeof(not_drop_words[0]); i++)
-		if (contains_lower(name, not_drop_words[i]))
+		if (nd_stat_name_has(name, not_drop_words[i]))
 			return NOT_DROP;
 	for (size_t i = 0; i < sizeof(ring_words) / sizeof(ring_words[0]); i++)
-		if (contains_lower(name, ring_words[i]))
+		if (nd_stat_name_has(name, ring_words[i]))
 			return DROP_RING;
-	return contains_lower(name, "drop") ? DROP_GENERIC : NOT_DROP;
+	return nd_stat_name_has(name, "drop") ? DROP_GENERIC : NOT_DROP;
 }
 
 struct rx_drops {
