@@ -10,62 +10,8 @@
  * made by hand, as checks would leave them; the numbers are those of a
  * 10GbE host.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "nicdoctor/common.h"
-#include "nicdoctor/experiment.h"
+#include "verdict_fixture.h"
 #include "nicdoctor/report.h"
-
-#define WIRE_10G_MBPS 9414.8
-
-static void finding(struct nd_finding *f, const char *id, enum nd_severity sev)
-{
-	memset(f, 0, sizeof(*f));
-	f->id = id;
-	f->severity = sev;
-	f->ceiling_mbps = -1;
-	f->evidence = cJSON_CreateObject();
-	nd_strlcpy(f->title, id, sizeof(f->title));
-}
-
-static void with_ceiling(struct nd_finding *f, const char *source, double mbps)
-{
-	f->ceiling_mbps = mbps;
-	nd_strlcpy(f->ceiling_source, source, sizeof(f->ceiling_source));
-}
-
-static void run(struct nd_exp_set *set, enum nd_exp_run_kind k, int streams, double mbps)
-{
-	struct nd_exp_run *r = &set->runs[k];
-
-	r->done = true;
-	r->reverse = k == ND_RUN_REVERSE_MANY;
-	r->streams = streams;
-	r->duration_sec = 6;
-	r->mbps = mbps;
-	r->retransmits = 0;
-	r->nic_valid = r->softnet_valid = true;
-	r->min_rtt_usec = k == ND_RUN_REVERSE_MANY ? 0 : 120;
-}
-
-static struct nd_exp_set *peer_set(double fwd_many, double fwd_one, double rev_many)
-{
-	struct nd_exp_set *set = calloc(1, sizeof(*set));
-
-	assert_non_null(set);
-	set->mode = ND_EXP_PEER;
-	set->wire_mbps = WIRE_10G_MBPS;
-	run(set, ND_RUN_FORWARD_MANY, 4, fwd_many);
-	run(set, ND_RUN_FORWARD_ONE, 1, fwd_one);
-	run(set, ND_RUN_REVERSE_MANY, 4, rev_many);
-	return set;
-}
 
 /* Two CPUs in a run: the busiest at busy_pct, the other at 10%. */
 static void cpu_busy(struct nd_exp_run *r, double busy_pct)
