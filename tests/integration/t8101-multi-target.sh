@@ -53,9 +53,15 @@ test_expect_success 'two veth pairs, tbf 200 and 400 Mbit/s, serve -p range and 
 	grep -q "listening on $SPORT-$SLAST" "$TRASH/serve.log"
 '
 
+# A loaded machine can hold a 2 s run below its shaper (345 of 400 seen in
+# CI beside two other scripts): the measurement is retried, the claim kept.
 test_expect_success 'bench -c A:PORT,B:PORT -J: each target at its shaper, the sum at the sum' '
-	in_a "$ND" bench -c 10.77.81.2:$SPORT,10.77.82.2:$IPORT -t 2 -J >multi.json &&
-	check_targets multi.json 200 400
+	for try in 1 2 3; do
+		in_a "$ND" bench -c 10.77.81.2:$SPORT,10.77.82.2:$IPORT -t 2 -J >multi.json &&
+		check_targets multi.json 200 400 && break
+		test $try -lt 3 || return 1
+		sleep 1
+	done
 '
 
 test_expect_success 'text: [tN] lines per target, a line per target and a [SUM] at the end' '
