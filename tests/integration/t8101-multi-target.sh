@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='bench with several targets at once: two veth pairs shaped to 200 and 400 Mbit/s, serve -p RANGE behind one and a stock iperf3 -s behind the other; each target's figure is its own (under its shaper, well above the other's), the sum is the sum'
+test_description='bench with several targets at once: two veth pairs shaped to 200 and 400 Mbit/s, serve -p RANGE behind one and a stock iperf3 -s behind the other; each target has its own figure (under its shaper, well above the other shaper), the sum is the sum'
 . ./test-lib.sh
 test_require_root
 test_require_cmd ip tc iperf3 python3
