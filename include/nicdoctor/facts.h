@@ -427,7 +427,7 @@ struct nd_queue_row {
 
 struct nd_queue_table {
 	struct nd_status st;		/* known: the queue list was read */
-	char list_source[16];		/* "netdev", "sysfs" */
+	char list_source[16];		/* "netdev", "sysfs", "ethtool -S" */
 	char why_no_netdev[ND_REASON_LEN];	/* why the family did not answer, "" it did */
 	unsigned count;
 	struct nd_queue_row q[ND_MAX_QUEUE_ROWS];
