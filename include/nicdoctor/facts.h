@@ -208,6 +208,10 @@ struct nd_pci {
 	char kernel_said[200];
 	char kernel_source[96];
 	char kernel_disagrees[ND_REASON_LEN];
+	/* dev's link is the kernel log's alone (no config bytes, no lspci):
+	 * the link at boot, not read now. */
+	bool link_from_log;
+	unsigned kernel_need_gts;	/* the driver's "at least 20GT/s ... required", 0 unsaid */
 };
 
 /* sysfs queues/rx-N and tx-N. */
