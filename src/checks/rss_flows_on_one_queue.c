@@ -199,6 +199,11 @@ void nd_check_rss_flows_on_one_queue(const struct nd_facts *facts, struct nd_fin
 			       facts->ifname, facts->ifname, facts->ifname);
 		return;
 	}
+	if (t.total < SUSPECT_MIN_PACKETS) {
+		nd_finding_set(f, ND_SEV_OK, "%u %s queues counted %llu packets since boot: too "
+			       "few to compare", t.queues, name, (unsigned long long)t.total);
+		return;
+	}
 	nd_finding_set(f, ND_SEV_OK, "%u %s queues share the packets since boot: the busiest "
 		       "has %.0f%%", t.queues, name, share * 100.0);
 }
