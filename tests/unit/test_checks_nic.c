@@ -2,7 +2,7 @@
  * test_checks_nic.c - the link, PCIe slot, MTU, queue, RSS and NUMA
  * checks on hand-made facts (flagged, ok, unknown for each), and the
  * healthy host on which none of the NIC checks may warn.  The device
- * settings checks are in test_checks_nic_settings.c.
+ * settings checks (and link.half_duplex) are in test_checks_nic_settings.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,14 +146,6 @@ static bool fix_has_command(void)
 	return false;
 }
 
-static bool fix_mentions(const char *text)
-{
-	for (unsigned i = 0; i < finding.fix.n_commands; i++)
-		if (strstr(finding.fix.commands[i], text))
-			return true;
-	return false;
-}
-
 /* openwrt#15348's EdgeRouter X: the port supports and advertises
  * 1000baseT/Full, the partner advertises 10/100 only, the link is at 100. */
 static void test_link_partner_limited(void **state)
@@ -238,55 +230,6 @@ static void test_link_not_advertised(void **state)
 	facts->link.carrier = false;
 	run("link.speed_below_max", facts);
 	assert_int_equal(finding.severity, ND_SEV_OK);
-	free(facts);
-}
-
-static void test_link_half_duplex(void **state)
-{
-	struct nd_facts *facts = healthy_facts();
-
-	(void)state;
-	run("link.half_duplex", facts);
-	assert_int_equal(finding.severity, ND_SEV_OK);
-	facts->linkmodes.speed_mbps = 100;
-	facts->linkmodes.duplex = 0;
-	facts->linkmodes.autoneg = false;
-	run("link.half_duplex", facts);
-	assert_int_equal(finding.severity, ND_SEV_WARNING);
-	assert_string_equal(evidence_string("duplex"), "half");
-	assert_true(evidence_number("speed_mbps") == 100);
-	assert_string_equal(finding.fix.commands[0], "ethtool -s enp65s0f0 autoneg on");
-	/* We negotiate, the partner does not (serverfault 328105: an ISP's
-	 * port forced to 100/Full): parallel detection gave half duplex, and
-	 * only forcing this end to the partner's speed, full duplex, mends it. */
-	facts->linkmodes.autoneg = true;
-	facts->linkmodes.n_lp_advertised = 0;
-	run("link.half_duplex", facts);
-	assert_int_equal(finding.severity, ND_SEV_WARNING);
-	assert_true(cJSON_IsFalse(evidence_item("partner_autoneg")));
-	assert_non_null(strstr(finding.title, "the link partner does not negotiate"));
-	assert_string_equal(finding.fix.commands[0],
-			    "ethtool -s enp65s0f0 speed 100 duplex full autoneg off");
-	assert_true(fix_mentions("parallel detection"));
-	/* The partner negotiates (and offers only half duplex): the old advice. */
-	add_mode(facts->linkmodes.lp_advertised, &facts->linkmodes.n_lp_advertised,
-		 "100baseT/Half");
-	add_mode(facts->linkmodes.lp_advertised, &facts->linkmodes.n_lp_advertised, "Autoneg");
-	run("link.half_duplex", facts);
-	assert_true(evidence_bool("partner_autoneg"));
-	assert_string_equal(finding.fix.commands[0], "ethtool -s enp65s0f0 autoneg on");
-	/* The mode lists unread: the partner's negotiation is unknown, old advice. */
-	facts->linkmodes.n_lp_advertised = 0;
-	nd_status_set_unknown(&facts->linkmodes.modes_st, "sysfs speed only");
-	run("link.half_duplex", facts);
-	assert_string_equal(finding.fix.commands[0], "ethtool -s enp65s0f0 autoneg on");
-	nd_status_set_known(&facts->linkmodes.modes_st);
-	facts->linkmodes.duplex = -1;
-	run("link.half_duplex", facts);
-	assert_unknown("duplex");
-	nd_status_set_unknown(&facts->linkmodes.st, "no permission");
-	run("link.half_duplex", facts);
-	assert_unknown("link modes");
 	free(facts);
 }
 
@@ -690,7 +633,6 @@ int main(void)
 		cmocka_unit_test_teardown(test_link_speed_below_max, teardown),
 		cmocka_unit_test_teardown(test_link_partner_limited, teardown),
 		cmocka_unit_test_teardown(test_link_not_advertised, teardown),
-		cmocka_unit_test_teardown(test_link_half_duplex, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_dual_10g_gen2_x4, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_card_below_one_port, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_kernel_need, teardown),
