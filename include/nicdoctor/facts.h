@@ -208,6 +208,10 @@ struct nd_pci {
 	char kernel_said[200];
 	char kernel_source[96];
 	char kernel_disagrees[ND_REASON_LEN];
+	/* dev's link is the kernel log's alone (no config bytes, no lspci):
+	 * the link at boot, not read now. */
+	bool link_from_log;
+	unsigned kernel_need_gts;	/* the driver's "at least 20GT/s ... required", 0 unsaid */
 };
 
 /* sysfs queues/rx-N and tx-N. */
@@ -427,7 +431,7 @@ struct nd_queue_row {
 
 struct nd_queue_table {
 	struct nd_status st;		/* known: the queue list was read */
-	char list_source[16];		/* "netdev", "sysfs" */
+	char list_source[16];		/* "netdev", "sysfs", "ethtool -S" */
 	char why_no_netdev[ND_REASON_LEN];	/* why the family did not answer, "" it did */
 	unsigned count;
 	struct nd_queue_row q[ND_MAX_QUEUE_ROWS];

@@ -162,6 +162,9 @@ int nd_fix_ethtool_set_u32(const char *ifname, int msg_cmd, int header_attr, int
 			   unsigned value);
 /* FEATURES_SET of one feature by its name ("rx-gro"). */
 int nd_fix_ethtool_set_feature(const char *ifname, const char *feature, bool on);
+/* ETHTOOL_MSG_LINKMODES_SET: autonegotiation on (the advertised modes as
+ * they are), else forced to speed_mbps and duplex (DUPLEX_FULL/HALF). */
+int nd_fix_ethtool_set_link(const char *ifname, bool autoneg, unsigned speed_mbps, int duplex);
 
 /* --- journal (fixes/journal.c) --- */
 

@@ -82,11 +82,19 @@ struct nd_kernel_pcie {
 	unsigned cap_width;
 	unsigned line;			/* 1-based line of the log */
 	char words[200];		/* the line past its timestamp */
+	/* ixgbe's older "PCI Express bandwidth of 4GT/s available": the
+	 * link's rate after encoding, 0 unsaid; link_inferred: no
+	 * "(Speed:" line followed, gts and width are the lanes that give
+	 * that rate (N/4 at 5.0 GT/s, else N/2 at 2.5: the same 8b/10b rate). */
+	unsigned driver_gts;
+	bool link_inferred;
+	unsigned need_gts;		/* "at least 20GT/s ... is required"; 0 unsaid */
 };
 
 /* The last verdict on `address` ("0000:82:00.0") in a kernel log (dmesg,
  * journalctl, supportconfig's boot.txt): pcie_print_link_status()'s
- * "available PCIe bandwidth" line or ixgbe's "(Speed:..., Width: xN".
+ * "available PCIe bandwidth" line or ixgbe's "(Speed:..., Width: xN" or
+ * "PCI Express bandwidth of NGT/s available" (with the need that follows).
  * 0, -ENOENT none, -EINVAL bad arguments. */
 int nd_parse_kernel_pcie(const char *text, size_t len, const char *address,
 			 struct nd_kernel_pcie *out);

@@ -85,7 +85,8 @@ void nd_check_irq_concentrated(const struct nd_facts *facts, struct nd_finding *
 
 	if (chain) {
 		nd_queue_chain_build(facts, chain);
-		if (chain->count)
+		/* Without interrupts the finding says only what is missing. */
+		if (chain->count && facts->irqs.st.known)
 			cJSON_AddItemToObject(f->evidence, "queue_chain",
 					      nd_chain_to_json(chain, NULL));
 		if (chain->kernel_irqs)

@@ -13,9 +13,6 @@
 #include "irq_vector_share.h"
 #include "nic_common.h"
 
-/* One vector with this share of all queue interrupts is "one busy": the
- * others together got 1 in 20, the crumbs a second flow or an ARP leave. */
-#define ONE_BUSY_SHARE 0.95
 /* One CPU taking this share of all queue interrupts is "concentrated":
  * a spread over two CPUs already gives each about half. */
 #define ONE_CPU_SHARE 0.90
@@ -72,7 +69,7 @@ void nd_irq_share_classify(const uint64_t *per_vector, unsigned n_vectors,
 	}
 	if (total < ND_IRQ_MIN_COUNTS || n_vectors < 2)
 		ret->pattern = ND_IRQ_FEW;
-	else if (per_vector && ret->top_vector_share >= ONE_BUSY_SHARE)
+	else if (per_vector && ret->top_vector_share >= ND_ONE_BUSY_SHARE)
 		ret->pattern = ND_IRQ_ONE_BUSY;
 	else if (n_cpus >= 2 && ret->top_cpu_share >= ONE_CPU_SHARE)
 		ret->pattern = ND_IRQ_ONE_CPU;
@@ -282,7 +279,7 @@ void nd_irq_share_evidence(const struct nd_irq_share *s, cJSON *evidence)
 		cJSON_AddNumberToObject(obj, "busiest_cpu_share_pct", nd_share_pct1(s->top_cpu_share));
 	}
 	cJSON_AddNumberToObject(obj, "min_interrupts", ND_IRQ_MIN_COUNTS);
-	cJSON_AddNumberToObject(obj, "one_busy_share_pct", ONE_BUSY_SHARE * 100);
+	cJSON_AddNumberToObject(obj, "one_busy_share_pct", ND_ONE_BUSY_SHARE * 100);
 	cJSON_AddNumberToObject(obj, "one_cpu_share_pct", ONE_CPU_SHARE * 100);
 	cJSON_AddNumberToObject(obj, "one_hot_share_pct", nd_share_pct1(s->hot_share));
 }

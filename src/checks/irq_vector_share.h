@@ -28,6 +28,10 @@
 
 /* Below this many queue interrupts in total the counts say nothing yet. */
 #define ND_IRQ_MIN_COUNTS 1000
+/* One queue with this share of all its queues' work (interrupts, or
+ * packets where the queues count them) is "one busy": the others together
+ * got 1 in 20, the crumbs a second flow or an ARP leave. */
+#define ND_ONE_BUSY_SHARE 0.95
 
 enum nd_irq_pattern {
 	ND_IRQ_FEW,			/* fewer than ND_IRQ_MIN_COUNTS, or < 2 vectors */

@@ -208,18 +208,43 @@ static void add_fix(const struct nd_facts *facts, const struct pcie_path *path,
 			       "ports at full rate, or a card with a wider/faster PCIe interface");
 }
 
+/* The driver's need ("at least 20GT/s of bandwidth is required": the
+ * rate after encoding its ports want together) as goodput, the ports'
+ * way (port goodput / port speed); 0 unsaid. */
+static double kernel_need_mbps(const struct nd_pci *pci, const struct pcie_path *path)
+{
+	if (!pci->kernel_need_gts || path->port_speed_mbps <= 0)
+		return 0;
+	return pci->kernel_need_gts * 1000.0 * path->port_goodput_mbps /
+	       (double)path->port_speed_mbps;
+}
+
 /* Flagged: title, severity and ceiling.  Below one port's goodput nothing
  * reaches line rate (critical, as pcie.link_downgraded); below all ports
- * together, line rate on every port at once is impossible (warning); a
- * narrower bridge that still carries every port is worth knowing (info). */
+ * together (or the driver's own need, when its log says it), line rate on
+ * every port at once is impossible (warning); a narrower bridge that
+ * still carries every port is worth knowing (info).  A link known only
+ * from the kernel's boot log is the link at boot, not read now: at most a
+ * warning, the lspci that reads it first in the fix. */
 static void judge(const struct nd_facts *facts, const struct pcie_path *path,
 		  struct nd_finding *f)
 {
 	double needed_mbps = path->port_goodput_mbps * path->ports;
+	double driver_mbps = kernel_need_mbps(&facts->pci, path);
 	double per_port_mbps = path->path_mbps / path->ports;
-	char limit[96];
+	bool by_driver = driver_mbps > needed_mbps + PCIE_SAME_MBPS;
+	enum nd_severity sev = ND_SEV_WARNING;
+	char limit[96], need[48] = "";
 
 	describe_limit(&facts->pci, path, limit, sizeof(limit));
+	if (facts->pci.kernel_need_gts)
+		cJSON_AddNumberToObject(f->evidence, "kernel_need_gts", facts->pci.kernel_need_gts);
+	if (by_driver) {
+		needed_mbps = driver_mbps;
+		snprintf(need, sizeof(need), " (the driver needs %uGT/s)",
+			 facts->pci.kernel_need_gts);
+	}
+	cJSON_AddNumberToObject(f->evidence, "needed_mbps", nd_round_mbps(needed_mbps));
 	if (path->path_mbps >= needed_mbps) {
 		nd_finding_set(f, path->narrowest ? ND_SEV_INFO : ND_SEV_OK,
 			       "%s: %.0f Mbit/s carries %u port%s at %ld Mbit/s (%.0f needed)",
@@ -229,11 +254,18 @@ static void judge(const struct nd_facts *facts, const struct pcie_path *path,
 	}
 	nd_finding_ceiling(f, "pcie", per_port_mbps);
 	cJSON_AddNumberToObject(f->evidence, "ceiling_per_port_mbps", f->ceiling_mbps);
-	nd_finding_set(f, path->path_mbps < path->port_goodput_mbps ? ND_SEV_CRITICAL :
-		       ND_SEV_WARNING,
-		       "%s: %.0f Mbit/s for %u x %ld Mbit/s port%s needing %.0f: %.0f per port",
-		       limit, path->path_mbps, path->ports, path->port_speed_mbps,
-		       path->ports == 1 ? "" : "s", needed_mbps, f->ceiling_mbps);
+	if (path->path_mbps < path->port_goodput_mbps) {
+		if (facts->pci.link_from_log)
+			cJSON_AddStringToObject(f->evidence, "severity_from_log", "warning, not "
+						"critical: the link is the kernel's log's at boot, "
+						"not read now");
+		else
+			sev = ND_SEV_CRITICAL;
+	}
+	nd_finding_set(f, sev, "%s: %.0f Mbit/s for %u x %ld Mbit/s port%s needing %.0f%s: "
+		       "%.0f per port", limit, path->path_mbps, path->ports,
+		       path->port_speed_mbps, path->ports == 1 ? "" : "s", needed_mbps, need,
+		       f->ceiling_mbps);
 	add_fix(facts, path, f);
 }
 

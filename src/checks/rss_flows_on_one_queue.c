@@ -7,8 +7,12 @@
  * several flows confirms it (verdict_queues.c).  RX queues where the
  * counters are known, else TX queues (an mq root counts those).
  *
- * Without per-queue counters (a sosreport, a driver with no queue
- * statistics) the queue vectors' interrupts tell the same story
+ * An RX queue with nearly all of a million packets or more is the same
+ * one-busy pattern as the vectors', with the same advice (RSS, RPS).
+ *
+ * Without per-queue counters (a driver with no queue statistics, a
+ * sosreport whose ethtool -S has none) the queue vectors' interrupts
+ * tell the same story
  * (irq_vector_share.c): one vector taking nearly all of them is traffic
  * reaching one queue, and the fix is RSS or RPS, never IRQ affinity; one
  * vector well above its fair share is an uneven hash (info).
@@ -26,6 +30,10 @@
 #define SUSPECT_SHARE 0.90
 /* ... once the counters hold enough packets to mean something. */
 #define SUSPECT_MIN_PACKETS 10000
+/* An RX queue with ND_ONE_BUSY_SHARE of a million packets or more is the
+ * one-busy pattern the vectors show (irq_vector_share.h): more than a
+ * quiet host's ARP and management traffic ever reached the others. */
+#define ONE_BUSY_MIN_PACKETS 1000000
 
 struct tally {
 	unsigned queues;
@@ -47,8 +55,8 @@ static void tally_kind(const struct nd_queue_table *qt, unsigned kind, struct ta
 	}
 }
 
-static void one_busy_fix(const struct nd_facts *facts, const struct nd_irq_share *s,
-			 struct nd_finding *f)
+/* The one-busy advice; top_queue: the busy RX queue, -1 unknown. */
+static void one_busy_fix(const struct nd_facts *facts, int top_queue, struct nd_finding *f)
 {
 	unsigned rx_queues = nd_facts_rx_queues(facts);
 	char mask[300];
@@ -62,7 +70,7 @@ static void one_busy_fix(const struct nd_facts *facts, const struct nd_irq_share
 		nd_rps_mask(facts, mask, sizeof(mask));
 		nd_finding_fix(f, "rss", "# where the NIC cannot hash: RPS spreads the stack's work");
 		nd_finding_fix(f, "rss", "echo %s > /sys/class/net/%s/queues/rx-%d/rps_cpus", mask,
-			       facts->ifname, s->top_queue >= 0 ? s->top_queue : 0);
+			       facts->ifname, top_queue >= 0 ? top_queue : 0);
 	}
 }
 
@@ -116,7 +124,7 @@ static bool judge_vectors(const struct nd_facts *facts, struct nd_finding *f)
 			       "interrupts %s: traffic reaches one queue (RSS off or unsupported, "
 			       "or one flow)", s.top_irq, queue, s.top_vector_share * 100.0,
 			       s.vectors, when);
-		one_busy_fix(facts, &s, f);
+		one_busy_fix(facts, s.top_queue, f);
 		break;
 	case ND_IRQ_ONE_HOT:
 		nd_finding_set(f, ND_SEV_INFO, "IRQ %u%s took %.0f%% of %u queue vectors' "
@@ -174,6 +182,14 @@ void nd_check_rss_flows_on_one_queue(const struct nd_facts *facts, struct nd_fin
 	cJSON_AddNumberToObject(f->evidence, "busiest_queue_share_pct",
 				(double)(long)(share * 1000.0) / 10.0);
 	nd_chain_add_evidence(facts, f->evidence);
+	if (kind == ND_QUEUE_RX && t.total >= ONE_BUSY_MIN_PACKETS && share >= ND_ONE_BUSY_SHARE) {
+		cJSON_AddStringToObject(f->evidence, "pattern", nd_irq_pattern_name(ND_IRQ_ONE_BUSY));
+		nd_finding_set(f, ND_SEV_WARNING, "rx-%u took %.0f%% of %u rx queues' packets "
+			       "since boot: traffic reaches one queue (RSS off or unsupported, or "
+			       "one flow)", qt->q[t.top].id, share * 100.0, t.queues);
+		one_busy_fix(facts, (int)qt->q[t.top].id, f);
+		return;
+	}
 	if (t.total >= SUSPECT_MIN_PACKETS && share >= SUSPECT_SHARE) {
 		nd_finding_set(f, ND_SEV_WARNING, "%s-%u carried %.0f%% of %u %s queues' packets "
 			       "since boot: the flows may hash to one queue", name, qt->q[t.top].id,
@@ -181,6 +197,11 @@ void nd_check_rss_flows_on_one_queue(const struct nd_facts *facts, struct nd_fin
 		nd_finding_fix(f, "rss", "# with several flows running: nicdoctor watch %s "
 			       "(which queue moves), ethtool -x %s, ethtool -n %s (rules)",
 			       facts->ifname, facts->ifname, facts->ifname);
+		return;
+	}
+	if (t.total < SUSPECT_MIN_PACKETS) {
+		nd_finding_set(f, ND_SEV_OK, "%u %s queues counted %llu packets since boot: too "
+			       "few to compare", t.queues, name, (unsigned long long)t.total);
 		return;
 	}
 	nd_finding_set(f, ND_SEV_OK, "%u %s queues share the packets since boot: the busiest "

@@ -165,6 +165,7 @@ static const struct nd_jfield pci_fields[] = {
 	ND_JF_ARR(S, upstream, ND_J_ARR_OBJ, n_upstream, pcie_link_fields),
 	ND_JF_ARR(S, siblings, ND_J_ARR_OBJ, n_siblings, pcie_link_fields),
 	ND_JF_STR(S, kernel_said), ND_JF_STR(S, kernel_source), ND_JF_STR(S, kernel_disagrees),
+	ND_JF_BOOL(S, link_from_log), ND_JF_UINT(S, kernel_need_gts),
 	ND_JF_END
 };
 #undef S

@@ -6,6 +6,7 @@
 
 #include "nicdoctor/fix.h"
 
+extern const struct nd_fix_kind nd_fix_kind_link;
 extern const struct nd_fix_kind nd_fix_kind_offloads;
 extern const struct nd_fix_kind nd_fix_kind_rings;
 extern const struct nd_fix_kind nd_fix_kind_channels;

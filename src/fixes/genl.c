@@ -139,3 +139,33 @@ int nd_fix_ethtool_set_feature(const char *ifname, const char *feature, bool on)
 	return ethtool_request(ifname, ETHTOOL_MSG_FEATURES_SET, ETHTOOL_A_FEATURES_HEADER,
 			       fill_feature, &a);
 }
+
+struct link_arg {
+	bool autoneg;
+	unsigned speed_mbps;
+	int duplex;
+};
+
+/* Autonegotiation on alone keeps the advertised modes; forced, the speed
+ * and duplex go in the same request as autoneg off. */
+static int fill_link(struct nl_msg *msg, const void *arg)
+{
+	const struct link_arg *a = arg;
+
+	if (nla_put_u8(msg, ETHTOOL_A_LINKMODES_AUTONEG, a->autoneg ? 1 : 0) < 0)
+		return -EMSGSIZE;
+	if (a->autoneg)
+		return 0;
+	if (nla_put_u32(msg, ETHTOOL_A_LINKMODES_SPEED, a->speed_mbps) < 0 ||
+	    nla_put_u8(msg, ETHTOOL_A_LINKMODES_DUPLEX, (uint8_t)a->duplex) < 0)
+		return -EMSGSIZE;
+	return 0;
+}
+
+int nd_fix_ethtool_set_link(const char *ifname, bool autoneg, unsigned speed_mbps, int duplex)
+{
+	struct link_arg a = { .autoneg = autoneg, .speed_mbps = speed_mbps, .duplex = duplex };
+
+	return ethtool_request(ifname, ETHTOOL_MSG_LINKMODES_SET, ETHTOOL_A_LINKMODES_HEADER,
+			       fill_link, &a);
+}

@@ -1,6 +1,6 @@
 /*
  * registry.c - the one table of fix kinds.  Order is apply order: device
- * settings first (offloads, rings), then the queue count, then what
+ * settings first (the link, offloads, rings), then the queue count, then what
  * depends on the queues (RPS masks, IRQ affinity), then global sysctls.
  * Revert walks the journal backwards, so rx-N directories that a channel
  * change created are still there when their RPS masks are restored.
@@ -11,6 +11,7 @@
 #include "fixes.h"
 
 const struct nd_fix_kind *const nd_fix_kinds[] = {
+	&nd_fix_kind_link,
 	&nd_fix_kind_offloads,
 	&nd_fix_kind_rings,
 	&nd_fix_kind_channels,

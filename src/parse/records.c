@@ -8,6 +8,8 @@
  *        x4 link at UPBDF (capable of 32.000 Gb/s with 5.0 GT/s PCIe x8 link)
  *   BDF: 63.008 Gb/s available PCIe bandwidth (8.0 GT/s PCIe x8 link)
  *   BDF: (Speed:5.0GT/s, Width: x4, Encoding Loss:20%)      (ixgbe)
+ *   BDF: PCI Express bandwidth of 4GT/s available           (older ixgbe)
+ *   BDF: For optimal performance, at least 20GT/s of bandwidth is required.
  *
  * The device is the BDF before the message (the line's prefix); the BDF
  * after "at" is the link that limits it, which may be a port above it.
@@ -250,6 +252,67 @@ static bool ixgbe_line(struct nd_span line, const char *at, struct nd_kernel_pci
 	return read_width(&s, &k->width);
 }
 
+static bool lane_count(unsigned w)
+{
+	return w == 1 || w == 2 || w == 4 || w == 8 || w == 12 || w == 16 || w == 32;
+}
+
+/* The number before "GT/s" ending at `end` (the line's text before it). */
+static bool gts_before(struct nd_span line, const char *end, unsigned *ret)
+{
+	const char *num = end;
+	uint64_t v;
+	size_t used;
+
+	while (num > line.p && isdigit((unsigned char)num[-1]))
+		num--;
+	if (num == end || num == line.p || num[-1] != ' ' ||
+	    nd_span_u64_prefix((struct nd_span){ num, (size_t)(end - num) }, &v, &used) < 0 ||
+	    used != (size_t)(end - num) || v == 0 || v > 1024)
+		return false;
+	*ret = (unsigned)v;
+	return true;
+}
+
+/* Older ixgbe's "PCI Express bandwidth of NGT/s available": N is the
+ * rate after encoding (4 a lane at 5.0 GT/s, 2 at 2.5, 8 at 8.0); the
+ * "(Speed:" line after it says which, and when it is missing (a log cut
+ * short) the lanes that give N stand for the link: N/4 at 5.0 GT/s, else
+ * N/2 at 2.5, the same rate (an 8.0 GT/s link is within 2% of it). */
+static bool available_line(struct nd_span line, const char *at, struct nd_kernel_pcie *k)
+{
+	const char *gts = nd_span_find(line, "GT/s available");
+	unsigned n;
+
+	if (!gts || gts < at || !prefix_device(line, at, k->address) ||
+	    !gts_before(line, gts, &n))
+		return false;
+	k->driver_gts = n;
+	k->link_inferred = true;
+	if (n % 4 == 0 && lane_count(n / 4)) {
+		k->gts = 5.0;
+		k->width = n / 4;
+	} else if (n % 2 == 0 && lane_count(n / 2)) {
+		k->gts = 2.5;
+		k->width = n / 2;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* ixgbe's "at least NGT/s of bandwidth is required" for `address`. */
+static bool need_line(struct nd_span line, const char *address, unsigned *ret)
+{
+	const char *at = nd_span_find(line, "at least "), *gts;
+	char device[16];
+
+	if (!at || !prefix_device(line, at, device) || strcasecmp(device, address) != 0)
+		return false;
+	gts = nd_span_find(nd_span_from(line, (size_t)(at - line.p)), "GT/s of bandwidth");
+	return gts && gts_before(line, gts, ret);
+}
+
 /* A line past the journal's or syslog's "DATE host kernel: " and the
  * kernel's "[   12.345678]" timestamp (dmesg -T: "[Mon Jan  8 10:00:01 2024]"). */
 static void keep_words(struct nd_span line, struct nd_kernel_pcie *k)
@@ -289,8 +352,17 @@ int nd_parse_kernel_pcie(const char *text, size_t len, const char *address,
 			ok = generic_line(line, at, &k);
 		else if ((at = nd_span_find(line, "(Speed:")) != NULL)
 			ok = ixgbe_line(line, at, &k);
+		else if ((at = nd_span_find(line, "PCI Express bandwidth of ")) != NULL)
+			ok = available_line(line, at, &k);
+		else if (r == 0 && nd_span_find(line, "of bandwidth is required"))
+			/* The need follows the verdict it belongs to. */
+			need_line(line, address, &out->need_gts);
 		if (!ok || strcasecmp(k.address, address) != 0)
 			continue;
+		/* The "(Speed:" line says the link of the figure before it. */
+		if (r == 0 && !k.driver_gts && out->link_inferred && out->line + 1 == no &&
+		    at == nd_span_find(line, "(Speed:"))
+			k.driver_gts = out->driver_gts;
 		/* "This is not sufficient" follows ixgbe's line: kept with it. */
 		k.line = no;
 		keep_words(line, &k);

@@ -3,8 +3,9 @@
  * queues with NAPI, IRQ and per-queue counters.  In order: the netdev
  * family (live) or its answers recorded in a snapshot; the queue list from
  * sysfs when the family gave none; counters from the driver's ethtool -S
- * names, then (TX, live) from an mq root qdisc's classes.  Runs after the
- * rtnl, drvinfo and queues sources, whose facts it reads.
+ * names (which list the queues where neither did: a sosreport), then
+ * (TX, live) from an mq root qdisc's classes.  Runs after the rtnl,
+ * drvinfo and queues sources, whose facts it reads.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -64,8 +65,15 @@ static void complete(int ifindex, const struct nd_facts *facts, struct nd_queue_
 
 	if (qt->count == 0 && facts->queues.st.known)
 		rows_from_sysfs(&facts->queues, qt);
-	if (any_without_counters(qt) && facts->nicstats.st.known)
+	if (qt->count == 0 && facts->nicstats.st.known) {
+		/* No list (a sosreport keeps no queues/): the counters' names
+		 * list the queues that have them. */
+		if (nd_queue_stats_from_ethtool(facts->drvinfo.driver, &facts->nicstats, qt,
+						&style) > 0)
+			nd_strlcpy(qt->list_source, "ethtool -S", sizeof(qt->list_source));
+	} else if (any_without_counters(qt) && facts->nicstats.st.known) {
 		nd_queue_stats_from_ethtool(facts->drvinfo.driver, &facts->nicstats, qt, &style);
+	}
 	if (live && ifindex > 0 && tx_without_counters(qt))
 		nd_queue_stats_from_mq(ifindex, qt);
 	if (qt->count)

@@ -274,6 +274,8 @@ static void note_kernel(struct klog_cache *kl, struct nd_pci *pci, const char *s
 		return;
 	nd_strlcpy(pci->kernel_said, k.words, sizeof(pci->kernel_said));
 	snprintf(pci->kernel_source, sizeof(pci->kernel_source), "%s line %u", log, k.line);
+	pci->kernel_need_gts = k.need_gts;
+	pci->link_from_log = !source;
 	if (!source || !pci->dev.link_known)
 		return;
 	for (unsigned i = 0; k.limited && i < pci->n_upstream && i < ND_MAX_PCI_CHAIN; i++)

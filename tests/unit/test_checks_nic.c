@@ -2,7 +2,7 @@
  * test_checks_nic.c - the link, PCIe slot, MTU, queue, RSS and NUMA
  * checks on hand-made facts (flagged, ok, unknown for each), and the
  * healthy host on which none of the NIC checks may warn.  The device
- * settings checks are in test_checks_nic_settings.c.
+ * settings checks (and link.half_duplex) are in test_checks_nic_settings.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -233,30 +233,6 @@ static void test_link_not_advertised(void **state)
 	free(facts);
 }
 
-static void test_link_half_duplex(void **state)
-{
-	struct nd_facts *facts = healthy_facts();
-
-	(void)state;
-	run("link.half_duplex", facts);
-	assert_int_equal(finding.severity, ND_SEV_OK);
-	facts->linkmodes.speed_mbps = 100;
-	facts->linkmodes.duplex = 0;
-	facts->linkmodes.autoneg = false;
-	run("link.half_duplex", facts);
-	assert_int_equal(finding.severity, ND_SEV_WARNING);
-	assert_string_equal(evidence_string("duplex"), "half");
-	assert_true(evidence_number("speed_mbps") == 100);
-	assert_string_equal(finding.fix.commands[0], "ethtool -s enp65s0f0 autoneg on");
-	facts->linkmodes.duplex = -1;
-	run("link.half_duplex", facts);
-	assert_unknown("duplex");
-	nd_status_set_unknown(&facts->linkmodes.st, "no permission");
-	run("link.half_duplex", facts);
-	assert_unknown("link modes");
-	free(facts);
-}
-
 /* An 82599ES-like dual-port 10G card: 5 GT/s x8 capable. */
 static struct nd_facts *dual_10g_facts(double cap_gts, unsigned cap_width)
 {
@@ -337,6 +313,40 @@ static void test_pcie_slot_card_below_one_port(void **state)
 	run("pcie.slot_too_slow", facts);
 	assert_int_equal(finding.severity, ND_SEV_CRITICAL);
 	assert_true(finding.ceiling_mbps == 3657);
+	/* The same link known only from the kernel's boot log (ixgbe's
+	 * "bandwidth of 4GT/s available", ntop/PF_RING#283): the link at
+	 * boot, not read now: a warning, the lspci check first. */
+	facts->pci.dev.cap_from_sta = true;
+	facts->pci.link_from_log = true;
+	run("pcie.slot_too_slow", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(finding.ceiling_mbps == 3657);
+	assert_non_null(strstr(evidence_string("severity_from_log"), "kernel's log"));
+	assert_string_equal(finding.fix.commands[0],
+			    "lspci -vv -s 0000:09:00.0 | grep -E 'LnkCap:|LnkSta:'");
+	free(facts);
+}
+
+/* The driver's own need ("at least 20GT/s of bandwidth is required", the
+ * x520-2 of ahelpme.com) where the other port is not in the records. */
+static void test_pcie_slot_kernel_need(void **state)
+{
+	struct nd_facts *facts = dual_10g_facts(5, 4);
+
+	(void)state;
+	facts->pci.n_siblings = 0;
+	run("pcie.slot_too_slow", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);	/* 14629 carries one port */
+	facts->pci.kernel_need_gts = 20;
+	run("pcie.slot_too_slow", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(evidence_number("kernel_need_gts") == 20);
+	assert_true(evidence_number("needed_mbps") == 18830);
+	assert_non_null(strstr(finding.title, "the driver needs 20GT/s"));
+	/* a need the path meets changes nothing */
+	facts->pci.kernel_need_gts = 8;
+	run("pcie.slot_too_slow", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
 	free(facts);
 }
 
@@ -623,9 +633,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_link_speed_below_max, teardown),
 		cmocka_unit_test_teardown(test_link_partner_limited, teardown),
 		cmocka_unit_test_teardown(test_link_not_advertised, teardown),
-		cmocka_unit_test_teardown(test_link_half_duplex, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_dual_10g_gen2_x4, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_card_below_one_port, teardown),
+		cmocka_unit_test_teardown(test_pcie_slot_kernel_need, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_bridges, teardown),
 		cmocka_unit_test_teardown(test_pcie_slot_link_down_and_unknown, teardown),
 		cmocka_unit_test_teardown(test_mtu_jumbo_possible, teardown),

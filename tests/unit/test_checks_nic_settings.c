@@ -1,6 +1,6 @@
 /*
- * test_checks_nic_settings.c - the device settings checks (offloads,
- * rings, coalescing, pause, irqbalance) on hand-made facts: flagged, ok
+ * test_checks_nic_settings.c - the device settings checks (duplex,
+ * offloads, rings, coalescing, pause, irqbalance) on hand-made facts: flagged, ok
  * and unknown for each, starting from the healthy host of
  * checks_nic_fixture.h.
  */
@@ -12,6 +12,64 @@
 
 #include "checks_nic_fixture.h"
 #include "window_fixture.h"
+
+static bool fix_mentions(const char *text)
+{
+	for (unsigned i = 0; i < finding.fix.n_commands; i++)
+		if (strstr(finding.fix.commands[i], text))
+			return true;
+	return false;
+}
+
+
+static void test_link_half_duplex(void **state)
+{
+	struct nd_facts *facts = healthy_facts();
+
+	(void)state;
+	run("link.half_duplex", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	facts->linkmodes.speed_mbps = 100;
+	facts->linkmodes.duplex = 0;
+	facts->linkmodes.autoneg = false;
+	run("link.half_duplex", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("duplex"), "half");
+	assert_true(evidence_number("speed_mbps") == 100);
+	assert_string_equal(finding.fix.commands[0], "ethtool -s enp65s0f0 autoneg on");
+	/* We negotiate, the partner does not (serverfault 328105: an ISP's
+	 * port forced to 100/Full): parallel detection gave half duplex, and
+	 * only forcing this end to the partner's speed, full duplex, mends it. */
+	facts->linkmodes.autoneg = true;
+	facts->linkmodes.n_lp_advertised = 0;
+	run("link.half_duplex", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(cJSON_IsFalse(evidence_item("partner_autoneg")));
+	assert_non_null(strstr(finding.title, "the link partner does not negotiate"));
+	assert_string_equal(finding.fix.commands[0],
+			    "ethtool -s enp65s0f0 speed 100 duplex full autoneg off");
+	assert_true(fix_mentions("parallel detection"));
+	/* The partner negotiates (and offers only half duplex): the old advice. */
+	add_mode(facts->linkmodes.lp_advertised, &facts->linkmodes.n_lp_advertised,
+		 "100baseT/Half");
+	add_mode(facts->linkmodes.lp_advertised, &facts->linkmodes.n_lp_advertised, "Autoneg");
+	run("link.half_duplex", facts);
+	assert_true(evidence_bool("partner_autoneg"));
+	assert_string_equal(finding.fix.commands[0], "ethtool -s enp65s0f0 autoneg on");
+	/* The mode lists unread: the partner's negotiation is unknown, old advice. */
+	facts->linkmodes.n_lp_advertised = 0;
+	nd_status_set_unknown(&facts->linkmodes.modes_st, "sysfs speed only");
+	run("link.half_duplex", facts);
+	assert_string_equal(finding.fix.commands[0], "ethtool -s enp65s0f0 autoneg on");
+	nd_status_set_known(&facts->linkmodes.modes_st);
+	facts->linkmodes.duplex = -1;
+	run("link.half_duplex", facts);
+	assert_unknown("duplex");
+	nd_status_set_unknown(&facts->linkmodes.st, "no permission");
+	run("link.half_duplex", facts);
+	assert_unknown("link modes");
+	free(facts);
+}
 
 static struct nd_feature *feature(struct nd_facts *facts, const char *name)
 {
@@ -296,6 +354,7 @@ static void test_irqbalance_fighting(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_link_half_duplex, teardown),
 		cmocka_unit_test_teardown(test_offload_disabled, teardown),
 		cmocka_unit_test_teardown(test_offload_fixed_dependency, teardown),
 		cmocka_unit_test_teardown(test_ring_small, teardown),

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "nicdoctor/check.h"
 #include "nicdoctor/common.h"
 #include "nicdoctor/fix.h"
 
@@ -294,6 +295,53 @@ static void test_rings(void **state)
 	free(facts);
 }
 
+/* link.half_duplex with a partner that does not negotiate (serverfault
+ * 328105): one "link" step forcing this end to the partner's speed, full
+ * duplex; revert's value is "autoneg".  A negotiating partner: no step. */
+static void test_link_forced_partner(void **state)
+{
+	struct nd_facts *facts = facts_new(4);
+	const struct nd_fix_kind *kind = nd_fix_kind_find("link");
+	struct nd_fix_persist_text text = { { NULL } };
+	struct nd_finding f = { .ceiling_mbps = -1 };
+
+	(void)state;
+	assert_non_null(kind);
+	assert_ptr_equal(nd_fix_kind_for_check("link.half_duplex"), kind);
+	nd_status_set_known(&facts->linkmodes.modes_st);
+	facts->linkmodes.speed_mbps = 100;
+	facts->linkmodes.duplex = 0;
+	facts->linkmodes.autoneg = true;
+	nd_check_run(nd_check_find("link.half_duplex"), facts, &f);
+	assert_int_equal(f.severity, ND_SEV_WARNING);
+	build(facts, &f, 1, &no_opts);
+	assert_int_equal(plan.n_steps, 1);
+	expect_step(0, "link", "link", "autoneg", "100/full",
+		    "ethtool -s eth0 speed 100 duplex full autoneg off");
+	assert_int_equal(kind->persist("", &plan.steps[0], &text), 0);
+	assert_string_equal(text.text[ND_PERSIST_LINK],
+			    "AutoNegotiation=no\nBitsPerSecond=100M\nDuplex=full\n");
+	free(text.text[ND_PERSIST_LINK]);
+	/* what a journal may name */
+	assert_int_equal(kind->check("link", "autoneg"), 0);
+	assert_int_equal(kind->check("link", "1000/half"), 0);
+	assert_int_equal(kind->check("link", "100/fast"), -EINVAL);
+	assert_int_equal(kind->check("link", "/full"), -EINVAL);
+	assert_int_equal(kind->check("link", "0/full"), -EINVAL);
+	assert_int_equal(kind->check("speed", "autoneg"), -EINVAL);
+	nd_finding_free(&f);
+	/* the partner negotiates: not this kind's change */
+	nd_strlcpy(facts->linkmodes.lp_advertised[0], "Autoneg", 48);
+	facts->linkmodes.n_lp_advertised = 1;
+	memset(&f, 0, sizeof(f));
+	nd_check_run(nd_check_find("link.half_duplex"), facts, &f);
+	assert_int_equal(f.severity, ND_SEV_WARNING);
+	build(facts, &f, 1, &no_opts);
+	assert_int_equal(plan.n_steps, 0);
+	nd_finding_free(&f);
+	free(facts);
+}
+
 static void add_irq(struct nd_facts *facts, unsigned irq, const char *name, unsigned cpu)
 {
 	struct nd_irq *i = &facts->irqs.irq[facts->irqs.count++];
@@ -377,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_pcie_aspm),
 		cmocka_unit_test(test_sysctl_sizes),
 		cmocka_unit_test(test_rings),
+		cmocka_unit_test(test_link_forced_partner),
 		cmocka_unit_test(test_irq_affinity),
 		cmocka_unit_test(test_persist_files),
 	};

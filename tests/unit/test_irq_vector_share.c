@@ -168,6 +168,58 @@ static void test_one_busy_checks(void **state)
 	free(facts);
 }
 
+/* Per-queue counters without interrupts (a sosreport's ethtool -S, the
+ * pcengines/apu2-documentation#190 igb port): one RX queue with every
+ * packet of many is the one-busy pattern, with the RSS/RPS advice; with
+ * few packets, or 90% on one, only the suspicion. */
+static void set_rx_packets(struct nd_facts *facts, uint64_t q0, uint64_t q1)
+{
+	struct nd_queue_table *qt = &facts->queue_table;
+
+	memset(qt, 0, sizeof(*qt));
+	nd_status_set_known(&qt->st);
+	nd_strlcpy(qt->list_source, "ethtool -S", sizeof(qt->list_source));
+	for (unsigned i = 0; i < 2; i++) {
+		struct nd_queue_row *row = nd_queue_row_get(qt, ND_QUEUE_RX, i);
+
+		row->counters_known = true;
+		row->packets = i ? q1 : q0;
+		nd_strlcpy(row->counter_source, "ethtool -S", sizeof(row->counter_source));
+	}
+}
+
+static void test_one_busy_queue_counters(void **state)
+{
+	struct nd_facts *facts = facts_new(4);
+
+	(void)state;
+	nd_status_set_unknown(&facts->irqs.st, "a sosreport without proc/interrupts");
+	set_rx_packets(facts, 16630368449ULL, 0);
+	run("rss.flows_on_one_queue", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("pattern"), "one-busy");
+	assert_non_null(strstr(finding.title, "traffic reaches one queue"));
+	assert_true(fix_has("echo f > /sys/class/net/eth0/queues/rx-0/rps_cpus"));
+	assert_false(fix_has("nicdoctor watch"));
+	/* the other queue busy: the fix names it */
+	set_rx_packets(facts, 1000, 2000000);
+	run("rss.flows_on_one_queue", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(fix_has("queues/rx-1/rps_cpus"));
+	/* 92%: suspect, the watch advice, no pattern */
+	set_rx_packets(facts, 9200000, 800000);
+	run("rss.flows_on_one_queue", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("pattern"), "");
+	assert_true(fix_has("nicdoctor watch eth0"));
+	/* all on one but under a million packets: the suspicion only */
+	set_rx_packets(facts, 999999, 0);
+	run("rss.flows_on_one_queue", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_false(fix_has("rps_cpus"));
+	free(facts);
+}
+
 /* A VM's single queue pair: input.0 busy, output.0 quiet, no count known. */
 static void test_one_queue_pair(void **state)
 {
@@ -359,6 +411,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test_teardown(test_one_busy_checks, teardown),
+		cmocka_unit_test_teardown(test_one_busy_queue_counters, teardown),
 		cmocka_unit_test_teardown(test_one_queue_pair, teardown),
 		cmocka_unit_test_teardown(test_one_hot_checks, teardown),
 		cmocka_unit_test_teardown(test_one_cpu_checks, teardown),

@@ -2,7 +2,8 @@
  * test_parse_records.c - package lists and the kernel's PCIe verdict
  * (src/parse/records.c) on real captures (tests/fixtures/raw/, the blind
  * set's raw/ posts): dpkg -l, rpm -q, and the kernel's "available PCIe
- * bandwidth" and ixgbe's "(Speed:..., Width: ...)" lines.
+ * bandwidth" and ixgbe's "(Speed:..., Width: ...)", "PCI Express bandwidth
+ * of NGT/s available" and "at least NGT/s ... required" lines.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -158,6 +159,57 @@ static void test_kernel_ixgbe(void **state)
 	free(t);
 }
 
+/* ixgbe's older lines: "PCI Express bandwidth of NGT/s available" (the
+ * link's rate after 8b/10b), the "(Speed:..." line that follows, and the
+ * card's need, "at least NGT/s of bandwidth is required". */
+static void test_kernel_ixgbe_available(void **state)
+{
+	/* ntop/PF_RING#283: the post cuts the "(Speed:5." line */
+	char *t = blind_raw("pfring-283-ixgbe-82599-p3p1-4gts-available-x1.txt");
+	char *x520 = blind_raw("ahelpme-x520-2-ixgbe-dmesg-5gt-x4-two-ports-under-14gbps.txt");
+	struct nd_kernel_pcie k;
+
+	(void)state;
+	assert_int_equal(nd_parse_kernel_pcie(t, strlen(t), "0000:07:00.0", &k), 0);
+	assert_int_equal(k.driver_gts, 4);
+	assert_true(k.link_inferred);
+	/* 4 Gbit/s after 8b/10b: one 5.0 GT/s lane (or two at 2.5, alike) */
+	assert_true(k.gts > 4.99 && k.gts < 5.01);
+	assert_int_equal(k.width, 1);
+	assert_int_equal(k.need_gts, 0);
+	assert_string_equal(k.words, "ixgbe 0000:07:00.0: PCI Express bandwidth of 4GT/s "
+			    "available");
+	/* the igb lines of the same post are no verdict on an ixgbe port */
+	assert_int_equal(nd_parse_kernel_pcie(t, strlen(t), "0000:02:00.0", &k), -ENOENT);
+	/* both lines: the "(Speed:" line's link, the figure and the need kept */
+	assert_int_equal(nd_parse_kernel_pcie(x520, strlen(x520), "0000:82:00.1", &k), 0);
+	assert_false(k.link_inferred);
+	assert_int_equal(k.driver_gts, 16);
+	assert_int_equal(k.width, 4);
+	assert_int_equal(k.need_gts, 20);
+	assert_int_equal(nd_parse_kernel_pcie(x520, strlen(x520), "0000:82:00.0", &k), 0);
+	assert_int_equal(k.need_gts, 20);
+	/* 2.5 GT/s x2 is 4 as well; 6 is only 2.5 x3, no width: refused */
+	assert_int_equal(nd_parse_kernel_pcie(TXT("ixgbe 0000:01:00.0: PCI Express bandwidth of "
+						  "2GT/s available\n"), "0000:01:00.0", &k), 0);
+	assert_true(k.gts > 2.49 && k.gts < 2.51 && k.width == 1);
+	assert_int_equal(nd_parse_kernel_pcie(TXT("ixgbe 0000:01:00.0: PCI Express bandwidth of "
+						  "6GT/s available\n"), "0000:01:00.0", &k), -ENOENT);
+	assert_int_equal(nd_parse_kernel_pcie(TXT("ixgbe 0000:01:00.0: PCI Express bandwidth of "
+						  "GT/s available\n"), "0000:01:00.0", &k), -ENOENT);
+	/* a need without a verdict before it is none; another device's is not ours */
+	assert_int_equal(nd_parse_kernel_pcie(TXT("ixgbe 0000:01:00.0: For optimal performance, "
+						  "at least 20GT/s of bandwidth is required.\n"),
+					      "0000:01:00.0", &k), -ENOENT);
+	assert_int_equal(nd_parse_kernel_pcie(TXT("ixgbe 0000:01:00.0: PCI Express bandwidth of "
+						  "8GT/s available\nixgbe 0000:01:00.1: For optimal "
+						  "performance, at least 20GT/s of bandwidth is "
+						  "required.\n"), "0000:01:00.0", &k), 0);
+	assert_int_equal(k.need_gts, 0);
+	free(t);
+	free(x520);
+}
+
 static void test_kernel_root_port_and_syslog(void **state)
 {
 	char *pi = raw("dmesg-82599-rpi-cm4-5gt-x1-limited-at-root-port.txt");
@@ -228,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_limited),
 		cmocka_unit_test(test_kernel_unlimited),
 		cmocka_unit_test(test_kernel_ixgbe),
+		cmocka_unit_test(test_kernel_ixgbe_available),
 		cmocka_unit_test(test_kernel_root_port_and_syslog),
 		cmocka_unit_test(test_kernel_hostile),
 	};

@@ -82,6 +82,19 @@ static void test_kvm_virtio(void **state)
 	assert_false(f->pci.dev.is_pcie);
 	assert_string_equal(f->pci.st.source, "sos_commands/pci/lspci_-nnvv");
 	assert_string_equal(f->hostname, "kvm-guest-1");
+	/* no queues/ in a sosreport: ethtool -S's rx_queue_0_packets list
+	 * the queues and count them */
+	assert_true(f->queue_table.st.known);
+	assert_string_equal(f->queue_table.list_source, "ethtool -S");
+	assert_int_equal(f->queue_table.count, 2);
+	for (unsigned i = 0; i < f->queue_table.count; i++) {
+		const struct nd_queue_row *q = &f->queue_table.q[i];
+
+		assert_true(q->counters_known);
+		assert_string_equal(q->counter_source, "ethtool -S");
+		assert_int_equal(q->id, 0);
+		assert_int_equal(q->packets, q->kind == ND_QUEUE_RX ? 25933187 : 25568623);
+	}
 	nd_facts_free(f);
 }
 

@@ -148,7 +148,8 @@ static enum nd_severity run_check(const struct nd_facts *facts, struct nd_findin
 
 static void test_flows_check(void **state)
 {
-	static const uint64_t one[] = { 990000, 5000, 5000 };
+	/* under a million packets: the suspicion, not the one-busy pattern */
+	static const uint64_t one[] = { 99000, 500, 500 };
 	static const uint64_t spread[] = { 40000, 30000, 30000 };
 	static const uint64_t few[] = { 900, 10 };
 	struct nd_finding f;
