@@ -1,0 +1,40 @@
+/*
+ * virt_common.h - what kind of function a guest's NIC is: paravirtual
+ * (virtio, vmxnet3, gVNIC), emulated (QEMU's e1000 and friends), an
+ * SR-IOV virtual function, or a physical NIC; for the checks that do not
+ * apply to a function with no link of its own (pcie.*, link.*).  Pure.
+ */
+#ifndef NICDOCTOR_CHECKS_VIRT_COMMON_H
+#define NICDOCTOR_CHECKS_VIRT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nicdoctor/facts.h"
+
+enum nd_nic_kind {
+	ND_NIC_PHYSICAL = 0,		/* or not known to be anything else */
+	ND_NIC_PARAVIRTUAL,
+	ND_NIC_EMULATED,
+	ND_NIC_VF,
+};
+
+/* An emulated NIC model the hypervisor offers for old guests. */
+struct nd_emulated_model {
+	const char *driver;		/* the guest's driver: "e1000" */
+	uint16_t vendor_id, device_id;	/* the device the hypervisor emulates */
+	const char *model;		/* "Intel 82540EM (QEMU -device e1000)" */
+};
+
+/* The emulated model the NIC's driver or PCI IDs name; NULL for none. */
+const struct nd_emulated_model *nd_emulated_model(const struct nd_facts *facts);
+
+/* Whether facts->virt says the host is a VM (any kind but "none"). */
+bool nd_virt_in_vm(const struct nd_facts *facts);
+
+/* The kind of the NIC's function, and in why (may be NULL) a phrase for a
+ * title: "a paravirtual function (virtio_net, 1af4:1041)".  An emulated
+ * model counts only in a VM: the same chips exist as real cards. */
+enum nd_nic_kind nd_nic_kind(const struct nd_facts *facts, char *why, size_t why_size);
+
+#endif

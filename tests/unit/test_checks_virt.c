@@ -1,0 +1,155 @@
+/*
+ * test_checks_virt.c - guest NICs: the PCIe checks do not apply to a
+ * paravirtual function (virtio, vmxnet3), to an emulated NIC in a VM, or
+ * to a VF whose LnkSta is x0; a physical card with the same link still
+ * gets its finding.  The q35 case is the issue's: virtio with a
+ * host-set speed of 25000 behind QEMU's 2.5GT/s x1 root port.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "checks_nic_fixture.h"
+
+static const char *const pcie_checks[] = {
+	"pcie.link_downgraded", "pcie.slot_too_slow", "pcie.aspm_latency",
+};
+
+/* A q35 guest: the NIC at 01:00.0 behind QEMU's root port, both
+ * 2.5GT/s x1 (QEMU's defaults), speed 25000 set on the host. */
+static struct nd_facts *q35_guest(uint16_t vendor, uint16_t device, const char *driver)
+{
+	struct nd_facts *facts = healthy_facts();
+
+	set_function(&facts->pci.dev, "0000:01:00.0", "endpoint", 2.5, 1);
+	facts->pci.dev.vendor_id = vendor;
+	facts->pci.dev.device_id = device;
+	facts->pci.dev.mps_bytes = 128;
+	facts->pci.n_siblings = 0;
+	facts->pci.n_upstream = 1;
+	set_function(&facts->pci.upstream[0], "0000:00:02.0", "root_port", 2.5, 1);
+	nd_status_set_known(&facts->drvinfo.st);
+	nd_strlcpy(facts->drvinfo.driver, driver, sizeof(facts->drvinfo.driver));
+	facts->linkmodes.speed_mbps = 25000;
+	return facts;
+}
+
+static void set_virt(struct nd_facts *facts, const char *kind)
+{
+	nd_status_set_known(&facts->virt.st);
+	nd_strlcpy(facts->virt.kind, kind, sizeof(facts->virt.kind));
+}
+
+static void assert_not_applicable(const char *phrase)
+{
+	assert_true(finding.not_applicable);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_true(finding.ceiling_mbps < 0);
+	assert_int_equal(finding.fix.n_commands, 0);
+	if (!strstr(finding.title, phrase))
+		fail_msg("title '%s' lacks '%s'", finding.title, phrase);
+}
+
+static void test_physical_card_same_link_is_critical(void **state)
+{
+	/* The same link under an Intel card: the finding the guest must not get. */
+	struct nd_facts *facts = q35_guest(0x8086, 0x159b, "ice");
+
+	(void)state;
+	run("pcie.slot_too_slow", facts);
+	assert_int_equal(finding.severity, ND_SEV_CRITICAL);
+	assert_false(finding.not_applicable);
+	free(facts);
+}
+
+static void test_virtio_q35_not_applicable(void **state)
+{
+	struct nd_facts *facts = q35_guest(0x1af4, 0x1041, "virtio_net");
+
+	(void)state;
+	for (size_t i = 0; i < ND_ARRAY_SIZE(pcie_checks); i++) {
+		run(pcie_checks[i], facts);
+		assert_not_applicable("a paravirtual function (virtio_net, 1af4:1041): no PCIe link");
+	}
+	/* By the IDs alone (no driver read), and by the driver alone. */
+	facts->drvinfo.st.known = false;
+	run("pcie.slot_too_slow", facts);
+	assert_not_applicable("a paravirtual function (1af4:1041)");
+	nd_status_set_known(&facts->drvinfo.st);
+	facts->pci.dev.vendor_id = facts->pci.dev.device_id = 0;
+	run("pcie.slot_too_slow", facts);
+	assert_not_applicable("a paravirtual function (virtio_net)");
+	free(facts);
+}
+
+static void test_vmxnet3_not_applicable(void **state)
+{
+	struct nd_facts *facts = q35_guest(0x15ad, 0x07b0, "vmxnet3");
+
+	(void)state;
+	facts->linkmodes.speed_mbps = 10000;
+	for (size_t i = 0; i < ND_ARRAY_SIZE(pcie_checks); i++) {
+		run(pcie_checks[i], facts);
+		assert_not_applicable("a paravirtual function (vmxnet3, 15ad:07b0)");
+	}
+	free(facts);
+}
+
+static void test_emulated_only_in_a_vm(void **state)
+{
+	/* QEMU's e1000e is an 82574L: a real card too, judged on bare metal. */
+	struct nd_facts *facts = q35_guest(0x8086, 0x10d3, "e1000e");
+
+	(void)state;
+	facts->linkmodes.speed_mbps = 1000;
+	facts->pci.upstream[0].cap_gts = facts->pci.upstream[0].sta_gts = 2.5;
+	facts->pci.dev.sta_gts = 2.5;
+	facts->pci.dev.cap_gts = 5;	/* trained below capability */
+	set_virt(facts, "none");
+	run("pcie.link_downgraded", facts);
+	assert_false(finding.not_applicable);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	set_virt(facts, "qemu");
+	for (size_t i = 0; i < ND_ARRAY_SIZE(pcie_checks); i++) {
+		run(pcie_checks[i], facts);
+		assert_not_applicable("an emulated NIC in a qemu VM (e1000e, 8086:10d3)");
+	}
+	set_virt(facts, "unknown");
+	run("pcie.slot_too_slow", facts);
+	assert_not_applicable("an emulated NIC in a VM (e1000e");
+	free(facts);
+}
+
+static void test_vf_width_x0_not_applicable(void **state)
+{
+	/* lspci of a VF: "LnkCap: Speed 8GT/s, Width x8", "LnkSta: Speed unknown, Width x0". */
+	struct nd_facts *facts = healthy_facts();
+
+	(void)state;
+	facts->pci.dev.cap_gts = 8;
+	facts->pci.dev.sta_gts = 0;
+	facts->pci.dev.sta_width = 0;
+	nd_status_set_known(&facts->drvinfo.st);
+	nd_strlcpy(facts->drvinfo.driver, "iavf", sizeof(facts->drvinfo.driver));
+	for (size_t i = 0; i < ND_ARRAY_SIZE(pcie_checks); i++) {
+		run(pcie_checks[i], facts);
+		assert_not_applicable("a virtual function (iavf, 8086:159b): LnkSta x0, its "
+				      "link is the physical function's");
+	}
+	free(facts);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_physical_card_same_link_is_critical, teardown),
+		cmocka_unit_test_teardown(test_virtio_q35_not_applicable, teardown),
+		cmocka_unit_test_teardown(test_vmxnet3_not_applicable, teardown),
+		cmocka_unit_test_teardown(test_emulated_only_in_a_vm, teardown),
+		cmocka_unit_test_teardown(test_vf_width_x0_not_applicable, teardown),
+	};
+
+	return cmocka_run_group_tests_name("checks_virt", tests, NULL, NULL);
+}
