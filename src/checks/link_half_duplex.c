@@ -8,11 +8,14 @@
 #include <stdio.h>
 
 #include "checks.h"
+#include "virt_common.h"
 
 void nd_check_link_half_duplex(const struct nd_facts *facts, struct nd_finding *f)
 {
 	const struct nd_linkmodes *lm = &facts->linkmodes;
 
+	if (nd_link_check_not_applicable(facts, f))
+		return;
 	if (!lm->st.known)
 		return nd_finding_unknown(f, "link modes", lm->st.reason);
 	if (lm->speed_mbps <= 0 && facts->link.st.known && !facts->link.carrier) {

@@ -11,15 +11,18 @@
 #include "virt_common.h"
 
 static const struct nd_emulated_model models[] = {
-	{ "e1000", 0x8086, 0x100e, "Intel 82540EM (QEMU e1000, VMware e1000)" },
-	{ "e1000e", 0x8086, 0x10d3, "Intel 82574L (QEMU e1000e, VMware e1000e)" },
-	{ "8139cp", 0x10ec, 0x8139, "Realtek RTL8139 (QEMU rtl8139)" },
-	{ "8139too", 0x10ec, 0x8139, "Realtek RTL8139 (QEMU rtl8139)" },
-	{ "pcnet32", 0x1022, 0x2000, "AMD PCnet-PCI II (QEMU pcnet, VMware vlance)" },
-	{ "e100", 0x8086, 0x1229, "Intel 8255x (QEMU i82557b..i82559er)" },
-	{ "e100", 0x8086, 0x1209, "Intel 8255x (QEMU i82557b..i82559er)" },
-	{ "tulip", 0x1011, 0x0019, "DEC 21143 (QEMU tulip)" },
-	{ "tulip", 0x1011, 0x0009, "DEC 21140 (Hyper-V legacy network adapter)" },
+	{ "e1000", 0x8086, 0x100e, "Intel 82540EM",
+	  "QEMU e1000, VMware e1000, VirtualBox 82540EM" },
+	{ "e1000e", 0x8086, 0x10d3, "Intel 82574L", "QEMU e1000e, VMware e1000e" },
+	{ "8139cp", 0x10ec, 0x8139, "Realtek RTL8139", "QEMU rtl8139" },
+	{ "8139too", 0x10ec, 0x8139, "Realtek RTL8139", "QEMU rtl8139" },
+	{ "pcnet32", 0x1022, 0x2000, "AMD PCnet32 (79C970)",
+	  "QEMU pcnet, VMware vlance, VirtualBox PCnet" },
+	{ "e100", 0x8086, 0x1229, "Intel 8255x", "QEMU i82550..i82559" },
+	{ "e100", 0x8086, 0x1209, "Intel 8255x",
+	  "QEMU i82551, i82557c, i82558b, i82559er" },
+	{ "tulip", 0x1011, 0x0019, "DEC 21143", "QEMU tulip" },
+	{ "tulip", 0x1011, 0x0009, "DEC 21140", "Hyper-V Legacy Network Adapter" },
 };
 
 const struct nd_emulated_model *nd_emulated_model(const struct nd_facts *facts)
@@ -99,7 +102,8 @@ enum nd_nic_kind nd_nic_kind(const struct nd_facts *facts, char *why, size_t why
 		char what[64];
 
 		if (strcmp(facts->virt.kind, "unknown"))
-			snprintf(what, sizeof(what), "an emulated NIC in a %s VM", facts->virt.kind);
+			snprintf(what, sizeof(what), "an emulated NIC in a %s VM",
+				 facts->virt.kind);
 		else
 			snprintf(what, sizeof(what), "an emulated NIC in a VM");
 		describe(facts, what, why, why_size);
@@ -112,4 +116,20 @@ enum nd_nic_kind nd_nic_kind(const struct nd_facts *facts, char *why, size_t why
 	if (why && why_size)
 		why[0] = '\0';
 	return ND_NIC_PHYSICAL;
+}
+
+bool nd_nic_speed_is_label(const struct nd_facts *facts, char *why, size_t why_size)
+{
+	return nd_nic_kind(facts, why, why_size) == ND_NIC_EMULATED;
+}
+
+bool nd_link_check_not_applicable(const struct nd_facts *facts, struct nd_finding *f)
+{
+	char why[ND_TITLE_LEN - 40];
+
+	if (!nd_nic_speed_is_label(facts, why, sizeof(why)))
+		return false;
+	nd_finding_not_applicable(f, "%s: the speed is a label", why);
+	cJSON_AddStringToObject(f->evidence, "nic_kind", why);
+	return true;
 }

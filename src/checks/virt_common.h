@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nicdoctor/check.h"
 #include "nicdoctor/facts.h"
 
 enum nd_nic_kind {
@@ -23,7 +24,8 @@ enum nd_nic_kind {
 struct nd_emulated_model {
 	const char *driver;		/* the guest's driver: "e1000" */
 	uint16_t vendor_id, device_id;	/* the device the hypervisor emulates */
-	const char *model;		/* "Intel 82540EM (QEMU -device e1000)" */
+	const char *chip;		/* "Intel 82540EM" */
+	const char *offered_as;		/* "QEMU e1000, VMware e1000, ..." */
 };
 
 /* The emulated model the NIC's driver or PCI IDs name; NULL for none. */
@@ -36,5 +38,14 @@ bool nd_virt_in_vm(const struct nd_facts *facts);
  * title: "a paravirtual function (virtio_net, 1af4:1041)".  An emulated
  * model counts only in a VM: the same chips exist as real cards. */
 enum nd_nic_kind nd_nic_kind(const struct nd_facts *facts, char *why, size_t why_size);
+
+/* An emulated NIC in a VM: its speed and duplex are what the model
+ * reports (pcnet32 "10 Mb/s half"), not a wire's; why as nd_nic_kind's. */
+bool nd_nic_speed_is_label(const struct nd_facts *facts, char *why, size_t why_size);
+
+/* Mark f not applicable because of that: "an emulated NIC in a qemu VM
+ * (pcnet32, 1022:2000): the speed is a label"; false (f untouched) when
+ * the NIC's speed is its own. */
+bool nd_link_check_not_applicable(const struct nd_facts *facts, struct nd_finding *f);
 
 #endif

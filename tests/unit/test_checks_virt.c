@@ -4,6 +4,8 @@
  * to a VF whose LnkSta is x0; a physical card with the same link still
  * gets its finding.  The q35 case is the issue's: virtio with a
  * host-set speed of 25000 behind QEMU's 2.5GT/s x1 root port.
+ * virt.emulated_nic on each emulated model, with the hypervisor's fix;
+ * an emulated NIC's speed and duplex are no wire's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -141,6 +143,109 @@ static void test_vf_width_x0_not_applicable(void **state)
 	free(facts);
 }
 
+
+/* QEMU's pcnet as a Debian guest reports it: 10 Mb/s half duplex. */
+static struct nd_facts *pcnet_guest(const char *kind)
+{
+	struct nd_facts *facts = q35_guest(0x1022, 0x2000, "pcnet32");
+
+	facts->pci.dev.is_pcie = false;
+	facts->linkmodes.speed_mbps = 10;
+	facts->linkmodes.duplex = 0;
+	facts->linkmodes.autoneg = false;
+	nd_strlcpy(facts->link.mac, "52:54:00:12:34:56", sizeof(facts->link.mac));
+	set_virt(facts, kind);
+	return facts;
+}
+
+static bool fix_has(const char *text)
+{
+	for (unsigned i = 0; i < finding.fix.n_commands; i++)
+		if (strstr(finding.fix.commands[i], text))
+			return true;
+	return false;
+}
+
+static void test_emulated_nic_qemu(void **state)
+{
+	struct nd_facts *facts = pcnet_guest("qemu");
+
+	(void)state;
+	run("virt.emulated_nic", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(finding.ceiling_mbps < 0);
+	assert_non_null(strstr(finding.title, "emulated AMD PCnet32 (79C970) in a qemu VM"));
+	assert_string_equal(evidence_string("paravirtual_driver"), "virtio_net");
+	assert_string_equal(finding.fix.id, "virt_nic");
+	assert_true(fix_has("<model type='virtio'/>"));
+	assert_true(fix_has("qm set VMID --net0 virtio=52:54:00:12:34:56,bridge=vmbr0"));
+	assert_false(fix_has("VBoxManage"));
+	/* Every fix line a comment: the change is on the hypervisor. */
+	for (unsigned i = 0; i < finding.fix.n_commands; i++)
+		assert_int_equal(finding.fix.commands[i][0], '#');
+	free(facts);
+}
+
+static void test_emulated_nic_other_hypervisors(void **state)
+{
+	struct nd_facts *facts = pcnet_guest("vmware");
+
+	(void)state;
+	run("virt.emulated_nic", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_string_equal(evidence_string("paravirtual_driver"), "vmxnet3");
+	assert_true(fix_has("ethernet0.virtualDev = \"vmxnet3\""));
+	assert_false(fix_has("qm set"));
+	set_virt(facts, "virtualbox");
+	run("virt.emulated_nic", facts);
+	assert_true(fix_has("VBoxManage modifyvm VM --nictype1 virtio"));
+	/* A VM of no known hypervisor: each one's setting. */
+	set_virt(facts, "unknown");
+	run("virt.emulated_nic", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(fix_has("qm set") && fix_has("VMXNET 3") && fix_has("VBoxManage"));
+	free(facts);
+}
+
+static void test_emulated_nic_not_here(void **state)
+{
+	struct nd_facts *facts = pcnet_guest("none");
+
+	(void)state;
+	run("virt.emulated_nic", facts);
+	assert_true(finding.not_applicable);
+	assert_non_null(strstr(finding.title, "a real pcnet32 card"));
+	facts->virt.st.known = false;
+	nd_strlcpy(facts->virt.st.reason, "nothing read", sizeof(facts->virt.st.reason));
+	run("virt.emulated_nic", facts);
+	assert_unknown("whether the host is a VM");
+	free(facts);
+	facts = q35_guest(0x1af4, 0x1041, "virtio_net");
+	set_virt(facts, "qemu");
+	run("virt.emulated_nic", facts);
+	assert_true(finding.not_applicable);
+	free(facts);
+}
+
+static void test_emulated_speed_is_a_label(void **state)
+{
+	struct nd_facts *facts = pcnet_guest("qemu");
+
+	(void)state;
+	run("link.half_duplex", facts);
+	assert_not_applicable("an emulated NIC in a qemu VM (pcnet32, 1022:2000): the speed is "
+			      "a label");
+	run("link.speed_below_max", facts);
+	assert_not_applicable("the speed is a label");
+	assert_true(nd_facts_wire_ceiling_mbps(facts) < 0);
+	/* On bare metal the same half duplex is a finding. */
+	set_virt(facts, "none");
+	run("link.half_duplex", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(nd_facts_wire_ceiling_mbps(facts) > 0);
+	free(facts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +254,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_vmxnet3_not_applicable, teardown),
 		cmocka_unit_test_teardown(test_emulated_only_in_a_vm, teardown),
 		cmocka_unit_test_teardown(test_vf_width_x0_not_applicable, teardown),
+		cmocka_unit_test_teardown(test_emulated_nic_qemu, teardown),
+		cmocka_unit_test_teardown(test_emulated_nic_other_hypervisors, teardown),
+		cmocka_unit_test_teardown(test_emulated_nic_not_here, teardown),
+		cmocka_unit_test_teardown(test_emulated_speed_is_a_label, teardown),
 	};
 
 	return cmocka_run_group_tests_name("checks_virt", tests, NULL, NULL);
