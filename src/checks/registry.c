@@ -69,6 +69,8 @@ const struct nd_check nd_checks[] = {
 	/* guests: not applicable on a physical NIC */
 	{ "virt.emulated_nic", "an emulated NIC (e1000, rtl8139, pcnet...) in a VM where a "
 	  "paravirtual one would do", nd_check_virt_emulated_nic },
+	{ "virt.virtio_queues", "a virtio-net guest offered fewer queue pairs by its host than "
+	  "it has vCPUs", nd_check_virt_virtio_queues },
 	/* bonds: ok "not a bond" on every other interface */
 	{ "bond.member_down", "bond members without link: the bond runs on fewer (or none)",
 	  nd_check_bond_member_down },

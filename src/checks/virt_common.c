@@ -133,3 +133,13 @@ bool nd_link_check_not_applicable(const struct nd_facts *facts, struct nd_findin
 	cJSON_AddStringToObject(f->evidence, "nic_kind", why);
 	return true;
 }
+
+bool nd_nic_is_virtio_net(const struct nd_facts *facts)
+{
+	const struct nd_pcie_link *dev = &facts->pci.dev;
+
+	if (facts->drvinfo.st.known && facts->drvinfo.driver[0])
+		return !strcmp(facts->drvinfo.driver, "virtio_net");
+	return facts->pci.st.known && !facts->pci.no_device && dev->vendor_id == 0x1af4 &&
+	       (dev->device_id == 0x1000 || dev->device_id == 0x1041);
+}

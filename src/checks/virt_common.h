@@ -39,6 +39,10 @@ bool nd_virt_in_vm(const struct nd_facts *facts);
  * model counts only in a VM: the same chips exist as real cards. */
 enum nd_nic_kind nd_nic_kind(const struct nd_facts *facts, char *why, size_t why_size);
 
+/* Whether the NIC is virtio-net (its driver, or a virtio PCI network
+ * function: 1af4:1000 legacy, 1af4:1041 modern). */
+bool nd_nic_is_virtio_net(const struct nd_facts *facts);
+
 /* An emulated NIC in a VM: its speed and duplex are what the model
  * reports (pcnet32 "10 Mb/s half"), not a wire's; why as nd_nic_kind's. */
 bool nd_nic_speed_is_label(const struct nd_facts *facts, char *why, size_t why_size);

@@ -5,7 +5,8 @@
  * gets its finding.  The q35 case is the issue's: virtio with a
  * host-set speed of 25000 behind QEMU's 2.5GT/s x1 root port.
  * virt.emulated_nic on each emulated model, with the hypervisor's fix;
- * an emulated NIC's speed and duplex are no wire's.
+ * an emulated NIC's speed and duplex are no wire's; virt.virtio_queues
+ * on the queue pairs a virtio host offers its 8 vCPUs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -246,6 +247,78 @@ static void test_emulated_speed_is_a_label(void **state)
 	free(facts);
 }
 
+/* A virtio guest on the healthy host's 8 CPUs, the host offering
+ * host_max queue pairs, all in use, RPS off. */
+static struct nd_facts *virtio_guest(unsigned host_max)
+{
+	struct nd_facts *facts = q35_guest(0x1af4, 0x1041, "virtio_net");
+
+	facts->channels.combined = facts->channels.combined_max = host_max;
+	facts->channels.rx_max = facts->channels.tx_max = 0;
+	facts->queues.n_rx = facts->queues.n_tx = host_max;
+	nd_strlcpy(facts->link.mac, "52:54:00:12:34:56", sizeof(facts->link.mac));
+	set_virt(facts, "qemu");
+	return facts;
+}
+
+static void test_virtio_one_queue_pair(void **state)
+{
+	struct nd_facts *facts = virtio_guest(1);
+
+	(void)state;
+	run("virt.virtio_queues", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(evidence_number("host_queue_pairs") == 1);
+	assert_true(evidence_number("vcpus") == HEALTHY_CPUS);
+	assert_non_null(strstr(finding.title, "the host offers 1 virtio queue pair to 8 vCPUs"));
+	assert_string_equal(finding.fix.id, "virt_queues");
+	assert_true(fix_has("<driver name='vhost' queues='8'/>"));
+	assert_true(fix_has("qm set VMID --net0 virtio=52:54:00:12:34:56,bridge=vmbr0,queues=8"));
+	assert_true(fix_has("ethtool -L " HEALTHY_IF " combined 8"));
+	/* RPS meanwhile: the one command that is not a comment. */
+	assert_string_equal(finding.fix.commands[finding.fix.n_commands - 1],
+			    "echo ff > /sys/class/net/" HEALTHY_IF "/queues/rx-0/rps_cpus");
+	/* queues.single passes it on instead of "the device has no more". */
+	run("queues.single", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_non_null(strstr(finding.title, "the host offers no more (see virt.virtio_queues)"));
+	/* With RPS on already, no RPS line. */
+	nd_cpuset_add(&facts->queues.rps_cpus[0], 1);
+	run("virt.virtio_queues", facts);
+	assert_false(fix_has("rps_cpus"));
+	free(facts);
+}
+
+static void test_virtio_queue_pairs_enough(void **state)
+{
+	struct nd_facts *facts = virtio_guest(HEALTHY_CPUS);
+
+	(void)state;
+	run("virt.virtio_queues", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	assert_int_equal(finding.fix.n_commands, 0);
+	free(facts);
+	/* 4 of 8: a warning (below min(vCPUs, 8)); on 16 vCPUs 8 is info. */
+	facts = virtio_guest(4);
+	run("virt.virtio_queues", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	run("queues.below_cpus", facts);
+	assert_non_null(strstr(finding.title, "see virt.virtio_queues"));
+	facts->channels.combined = facts->channels.combined_max = 8;
+	facts->cpus.n_online = 16;
+	run("virt.virtio_queues", facts);
+	assert_int_equal(finding.severity, ND_SEV_INFO);
+	facts->channels.st.known = false;
+	run("virt.virtio_queues", facts);
+	assert_int_equal(finding.severity, ND_SEV_UNKNOWN);
+	free(facts);
+	/* A physical card's maximum is its hardware's: not this check's. */
+	facts = healthy_facts();
+	run("virt.virtio_queues", facts);
+	assert_true(finding.not_applicable);
+	free(facts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +331,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_emulated_nic_other_hypervisors, teardown),
 		cmocka_unit_test_teardown(test_emulated_nic_not_here, teardown),
 		cmocka_unit_test_teardown(test_emulated_speed_is_a_label, teardown),
+		cmocka_unit_test_teardown(test_virtio_one_queue_pair, teardown),
+		cmocka_unit_test_teardown(test_virtio_queue_pairs_enough, teardown),
 	};
 
 	return cmocka_run_group_tests_name("checks_virt", tests, NULL, NULL);
