@@ -71,6 +71,8 @@ const struct nd_check nd_checks[] = {
 	  "paravirtual one would do", nd_check_virt_emulated_nic },
 	{ "virt.virtio_queues", "a virtio-net guest offered fewer queue pairs by its host than "
 	  "it has vCPUs", nd_check_virt_virtio_queues },
+	{ "cloud.ena_allowance", "an AWS instance's bandwidth, PPS, conntrack or link-local "
+	  "allowance exceeded (ENA counters)", nd_check_cloud_ena_allowance },
 	/* bonds: ok "not a bond" on every other interface */
 	{ "bond.member_down", "bond members without link: the bond runs on fewer (or none)",
 	  nd_check_bond_member_down },
