@@ -21,8 +21,9 @@
 #include "nicdoctor/virt.h"
 
 #define DMI_DIR "/sys/class/dmi/id"
-#define SOS_DMIDECODE "/sos_commands/hardware/dmidecode"
-#define SOS_LSCPU "/sos_commands/processor/lscpu"
+/* As a bundle names them (the source); read below its root with a '/'. */
+#define SOS_DMIDECODE "sos_commands/hardware/dmidecode"
+#define SOS_LSCPU "sos_commands/processor/lscpu"
 
 static void found(struct nd_virt *virt, const char *kind, const char *vendor, const char *source)
 {
@@ -43,10 +44,10 @@ static int from_dmi(const struct nd_root *root, struct nd_virt *virt)
 	have |= nd_sysroot_read_line(root, DMI_DIR "/product_name", product,
 				     sizeof(product)) == 0;
 	if (!have && !nd_sysroot_is_live(root) &&
-	    nd_sysroot_read_alloc(root, SOS_DMIDECODE, &text, &len) == 0) {
+	    nd_sysroot_read_alloc(root, "/" SOS_DMIDECODE, &text, &len) == 0) {
 		have = nd_parse_dmidecode_system(text, len, vendor, sizeof(vendor), product,
 						 sizeof(product)) == 0;
-		source = SOS_DMIDECODE + 1;
+		source = SOS_DMIDECODE;
 	}
 	free(text);
 	if (!have)
@@ -94,13 +95,13 @@ static bool from_lscpu(const struct nd_root *root, struct nd_virt *virt)
 	size_t len;
 	int r;
 
-	if (nd_sysroot_is_live(root) || nd_sysroot_read_alloc(root, SOS_LSCPU, &text, &len) < 0)
+	if (nd_sysroot_is_live(root) || nd_sysroot_read_alloc(root, "/" SOS_LSCPU, &text, &len) < 0)
 		return false;
 	r = nd_parse_lscpu_hypervisor(text, len, name, sizeof(name));
 	free(text);
 	if (r < 0)
 		return false;
-	found(virt, nd_virt_kind_of_hypervisor(name), name, SOS_LSCPU + 1);
+	found(virt, nd_virt_kind_of_hypervisor(name), name, SOS_LSCPU);
 	return true;
 }
 
