@@ -43,4 +43,18 @@ assert all(c[\"source\"] != \"pcie\" for c in d[\"ceilings\"]), d[\"ceilings\"]
 "
 '
 
+test_expect_success 'without DMI, QEMU subsystem 1af4:1100 of the e1000 names the hypervisor' '
+	cp -a "$FIXTURES/vm/e1000/snapshot" nodmi &&
+	rm -r nodmi/sys/class/dmi &&
+	{ "$ND" diagnose enp0s2 --sysroot nodmi --json >nodmi.json; test $? -le 2; } &&
+	python3 -c "
+import json
+d = json.load(open(\"nodmi.json\"))
+v = d[\"host\"][\"virt\"]
+assert v[\"kind\"] == \"qemu\", v
+assert v[\"source\"] == \"/sys/bus/pci/devices/0000:00:02.0/subsystem_vendor\", v
+assert [f[\"severity\"] for f in d[\"findings\"] if f[\"id\"] == \"virt.emulated_nic\"] == [\"warning\"]
+"
+'
+
 test_done
