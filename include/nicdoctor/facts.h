@@ -214,6 +214,19 @@ struct nd_pci {
 	unsigned kernel_need_gts;	/* the driver's "at least 20GT/s ... required", 0 unsaid */
 };
 
+/* Whether the host is a virtual machine and whose (probe/virt.c): the
+ * first that answers of /sys/hypervisor/type, DMI sys_vendor and
+ * product_name (or a bundle's dmidecode), the NIC's PCI subsystem IDs,
+ * lscpu's "Hypervisor vendor" and the CPUID "hypervisor" flag. */
+struct nd_virt {
+	struct nd_status st;		/* known: decided; kind may be "none" */
+	/* "none" (no sign of a hypervisor), "qemu" (QEMU/KVM), "vmware",
+	 * "virtualbox", "hyperv", "xen", "aws", "gce", "unknown" (a
+	 * hypervisor whose name nothing said). */
+	char kind[16];
+	char vendor[64];		/* the words it was told by: "QEMU", "VMware, Inc." */
+};
+
 /* sysfs queues/rx-N and tx-N. */
 struct nd_queue_sysfs {
 	struct nd_status st;
@@ -468,6 +481,7 @@ struct nd_facts {
 	struct nd_counter_window window;	/* !known unless diagnose measured one */
 	struct nd_bond bond;		/* bonding master: mode, policy, members */
 	struct nd_queue_table queue_table;	/* netdev family + per-queue fallbacks */
+	struct nd_virt virt;		/* the host is a VM: whose */
 };
 
 /* Free what nd_probe (src/sources/probe.c) or a fix's read allocated. */

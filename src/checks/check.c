@@ -11,6 +11,7 @@
 #include "nicdoctor/ceiling.h"
 #include "nicdoctor/check.h"
 #include "nicdoctor/common.h"
+#include "virt_common.h"
 
 void nd_finding_free(struct nd_finding *f)
 {
@@ -84,6 +85,9 @@ const char *nd_verdict_name(enum nd_verdict v)
 
 double nd_facts_wire_ceiling_mbps(const struct nd_facts *facts)
 {
+	/* An emulated model's speed is a label: no wire behind it. */
+	if (nd_nic_speed_is_label(facts, NULL, 0))
+		return -1;
 	if (!facts->linkmodes.st.known || facts->linkmodes.speed_mbps <= 0 ||
 	    !facts->link.st.known)
 		return -1;

@@ -38,6 +38,9 @@ void nd_check_tool_iperf3_single_threaded(const struct nd_facts *facts, struct n
 void nd_check_path_asymmetric(const struct nd_facts *facts, struct nd_finding *f);
 
 /* bonds (checks/bond_*.c) */
+void nd_check_virt_emulated_nic(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_virt_virtio_queues(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_cloud_ena_allowance(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_bond_member_down(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_bond_speed_mismatch(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_bond_hash_layer2(const struct nd_facts *facts, struct nd_finding *f);

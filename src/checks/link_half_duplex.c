@@ -16,6 +16,7 @@
 
 #include "checks.h"
 #include "nic_common.h"
+#include "virt_common.h"
 
 /* Whether the partner negotiates: 1 yes, 0 no (we negotiate, the mode
  * lists were read, and it advertises neither Autoneg nor a speed), -1
@@ -35,6 +36,8 @@ void nd_check_link_half_duplex(const struct nd_facts *facts, struct nd_finding *
 	const struct nd_linkmodes *lm = &facts->linkmodes;
 	int partner;
 
+	if (nd_link_check_not_applicable(facts, f))
+		return;
 	if (!lm->st.known)
 		return nd_finding_unknown(f, "link modes", lm->st.reason);
 	if (lm->speed_mbps <= 0 && facts->link.st.known && !facts->link.carrier) {

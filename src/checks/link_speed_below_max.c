@@ -16,6 +16,7 @@
 
 #include "nicdoctor/ceiling.h"
 #include "checks.h"
+#include "virt_common.h"
 #include "nic_common.h"
 
 static void add_modes(cJSON *evidence, const char *key, const char (*modes)[48], unsigned n)
@@ -141,6 +142,8 @@ void nd_check_link_speed_below_max(const struct nd_facts *facts, struct nd_findi
 	struct link_reach r;
 	bool speed_known = lm->speed_mbps > 0;
 
+	if (nd_link_check_not_applicable(facts, f))
+		return;
 	if (!lm->st.known)
 		return nd_finding_unknown(f, "link modes", lm->st.reason);
 	if (!speed_known && facts->link.st.known && !facts->link.carrier) {

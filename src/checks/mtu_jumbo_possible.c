@@ -10,6 +10,7 @@
 #include "nicdoctor/ceiling.h"
 #include "checks.h"
 #include "nic_common.h"
+#include "virt_common.h"
 
 /* The de facto jumbo MTU: what switches and ip(8) users mean by "jumbo"
  * (IEEE never standardised one; 9000 fits every vendor's 9216 frame). */
@@ -46,6 +47,8 @@ void nd_check_mtu_jumbo_possible(const struct nd_facts *facts, struct nd_finding
 		return;
 	}
 	now_mbps = nd_facts_wire_ceiling_mbps(facts);
+	if (now_mbps < 0 && nd_link_check_not_applicable(facts, f))
+		return;
 	if (now_mbps < 0)
 		return nd_finding_unknown(f, "link speed", !facts->linkmodes.st.known ?
 					  facts->linkmodes.st.reason : !link->carrier ?

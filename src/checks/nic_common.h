@@ -57,8 +57,10 @@ double nd_round_mbps(double mbps);
 /* Whether an ethtool -S counter name holds word (lower case), in any case. */
 bool nd_stat_name_has(const char *name, const char *word);
 
-/* A pcie.* check on an interface with no PCI device (virtual, platform):
- * marks f not applicable with the probe's reason and returns true. */
+/* A pcie.* check on an interface with no PCI device (virtual, platform),
+ * or whose function has no link of its own (paravirtual, emulated in a
+ * VM, a VF with LnkSta x0: virt_common.h): marks f not applicable with
+ * the reason and returns true. */
 bool nd_pcie_check_not_applicable(const struct nd_facts *facts, struct nd_finding *f);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "nic_common.h"
+#include "virt_common.h"
 
 /* Fewer queues than this share of the usable CPUs is a warning, more is
  * info: the issue's rule ("warning when fewer than half"), because below
@@ -17,6 +18,7 @@ void nd_check_queues_below_cpus(const struct nd_facts *facts, struct nd_finding 
 {
 	const struct nd_channels *ch = &facts->channels;
 	unsigned rx_queues, device_max, usable;
+	bool virtio = nd_nic_is_virtio_net(facts);
 
 	if (!nd_queue_counts(facts, f, &rx_queues))
 		return;
@@ -31,8 +33,10 @@ void nd_check_queues_below_cpus(const struct nd_facts *facts, struct nd_finding 
 	cJSON_AddNumberToObject(f->evidence, "device_max_queues", device_max);
 	cJSON_AddNumberToObject(f->evidence, "usable_queues", usable);
 	if (rx_queues >= usable) {
-		nd_finding_set(f, ND_SEV_OK, "%u RX queues for %u usable (device max %u, %u CPUs)",
-			       rx_queues, usable, device_max, facts->cpus.n_online);
+		nd_finding_set(f, ND_SEV_OK, "%u RX queues for %u usable (%s max %u, %u CPUs)%s",
+			       rx_queues, usable, virtio ? "the host's" : "device", device_max,
+			       facts->cpus.n_online, virtio && device_max < facts->cpus.n_online ?
+			       ": see virt.virtio_queues" : "");
 		return;
 	}
 	nd_finding_set(f, rx_queues < QUEUES_WARN_SHARE * usable ? ND_SEV_WARNING : ND_SEV_INFO,

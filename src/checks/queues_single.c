@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "nic_common.h"
+#include "virt_common.h"
 #include "nicdoctor/queues.h"
 
 void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f)
@@ -28,7 +29,10 @@ void nd_check_queues_single(const struct nd_facts *facts, struct nd_finding *f)
 	device_max = ch->combined_max > ch->rx_max ? ch->combined_max : ch->rx_max;
 	cJSON_AddNumberToObject(f->evidence, "device_max_queues", device_max);
 	if (device_max <= 1) {
-		nd_finding_set(f, ND_SEV_OK, "one RX queue, and the device has no more");
+		/* A virtio device's maximum is its host's setting, not hardware. */
+		nd_finding_set(f, ND_SEV_OK, nd_nic_is_virtio_net(facts) ?
+			       "one RX queue: the host offers no more (see virt.virtio_queues)" :
+			       "one RX queue, and the device has no more");
 		return;
 	}
 	target = device_max < facts->cpus.n_online ? device_max : facts->cpus.n_online;

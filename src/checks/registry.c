@@ -66,6 +66,13 @@ const struct nd_check nd_checks[] = {
 	  "(info unless a run confirms)", nd_check_tool_iperf3_single_threaded },
 	{ "path.asymmetric", "forward and reverse runs differ by more than 20% (traffic "
 	  "only)", nd_check_path_asymmetric },
+	/* guests: not applicable on a physical NIC */
+	{ "virt.emulated_nic", "an emulated NIC (e1000, rtl8139, pcnet...) in a VM where a "
+	  "paravirtual one would do", nd_check_virt_emulated_nic },
+	{ "virt.virtio_queues", "a virtio-net guest offered fewer queue pairs by its host than "
+	  "it has vCPUs", nd_check_virt_virtio_queues },
+	{ "cloud.ena_allowance", "an AWS instance's bandwidth, PPS, conntrack or link-local "
+	  "allowance exceeded (ENA counters)", nd_check_cloud_ena_allowance },
 	/* bonds: ok "not a bond" on every other interface */
 	{ "bond.member_down", "bond members without link: the bond runs on fewer (or none)",
 	  nd_check_bond_member_down },

@@ -50,6 +50,7 @@
 #include "nicdoctor/ceiling.h"
 #include "nicdoctor/parse.h"
 #include "sysctl_window.h"
+#include "virt_common.h"
 
 /* The share of a socket buffer that becomes window: see the header comment
  * (tcp_adv_win_scale = 1, scaling_ratio, tcp_sndbuf_expand). */
@@ -75,6 +76,9 @@ static const struct nd_sysctl *sysctl_at(const struct nd_facts *facts, size_t of
 
 static const char *speed_reason(const struct nd_facts *facts)
 {
+	if (nd_nic_speed_is_label(facts, NULL, 0))
+		return "an emulated NIC's speed is a label (see virt.emulated_nic): no wire "
+		       "goodput to compare the window with";
 	if (!facts->linkmodes.st.known)
 		return facts->linkmodes.st.reason;
 	if (!facts->link.st.known)

@@ -151,7 +151,7 @@ collect_iface() {
 	[ -d "$nd_sys/device" ] || return 0
 	copy_in "$nd_sys/device" numa_node local_cpulist current_link_speed \
 		current_link_width max_link_speed max_link_width vendor device class \
-		irq
+		subsystem_vendor subsystem_device irq
 	copy_all "$nd_sys/device/msi_irqs"
 }
 
@@ -188,6 +188,8 @@ copy /proc/interrupts /proc/softirqs /proc/net/softnet_stat /proc/net/dev \
 	/proc/cpuinfo /proc/uptime /proc/sys/kernel/hostname /proc/sys/kernel/osrelease \
 	/proc/sys/net/ipv4/tcp_rmem /proc/sys/net/ipv4/tcp_wmem \
 	/proc/irq/default_smp_affinity
+# Whether this is a VM, and whose (nicdoctor's virt facts).
+copy /sys/hypervisor/type /sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name
 for nd_f in /proc/net/bonding/*; do	# as sosreport copies them
 	copy "$nd_f"
 done

@@ -199,6 +199,9 @@ static int copy_fixed(const struct nd_root *root, const char *ifname, int dest_f
 		"/proc/sys/net/core/rps_sock_flow_entries", "/proc/sys/net/core/default_qdisc",
 		"/proc/sys/net/ipv4/tcp_rmem", "/proc/sys/net/ipv4/tcp_wmem",
 		"/proc/sys/net/ipv4/tcp_congestion_control", "/sys/devices/system/cpu/online",
+		/* the virt facts' */
+		"/proc/cpuinfo", "/sys/hypervisor/type", "/sys/class/dmi/id/sys_vendor",
+		"/sys/class/dmi/id/product_name",
 	};
 	char path[PATH_MAX];
 	int r = 0;

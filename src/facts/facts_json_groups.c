@@ -240,6 +240,12 @@ static const struct nd_jfield cpus_fields[] = {
 };
 #undef S
 
+#define S struct nd_virt
+static const struct nd_jfield virt_fields[] = {
+	ND_JF_STR(S, kind), ND_JF_STR(S, vendor), ND_JF_END
+};
+#undef S
+
 #define S struct nd_tools
 static const struct nd_jfield tools_fields[] = {
 	ND_JF_STR(S, iperf3_version), ND_JF_INT(S, iperf3_major), ND_JF_INT(S, iperf3_minor),
@@ -309,6 +315,8 @@ const struct nd_jgroup nd_jgroups_host[] = {
 	/* tools' status is the iperf3 one: there is only one tool so far. */
 	{ "tools", offsetof(S, tools), sizeof(((S *)0)->tools), offsetof(S, tools.iperf3),
 	  tools_fields },
+	/* added with virt.emulated_nic: a file without it reads as unknown */
+	GROUP(virt, virt_fields),
 };
 const size_t nd_jgroups_host_count = sizeof(nd_jgroups_host) / sizeof(nd_jgroups_host[0]);
 #undef S

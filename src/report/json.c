@@ -96,6 +96,24 @@ static cJSON *interface_json(const struct nd_facts *facts)
 	return obj;
 }
 
+/* host.virt: whether the host is a VM, whose, and what said so; null
+ * when nothing could be read. */
+static void virt_json(cJSON *host, const struct nd_virt *virt)
+{
+	cJSON *obj;
+
+	if (!virt->st.known || !virt->kind[0]) {
+		cJSON_AddNullToObject(host, "virt");
+		return;
+	}
+	obj = cJSON_AddObjectToObject(host, "virt");
+	if (!obj)
+		return;
+	cJSON_AddStringToObject(obj, "kind", virt->kind);
+	cJSON_AddStringToObject(obj, "vendor", virt->vendor);
+	cJSON_AddStringToObject(obj, "source", virt->st.source);
+}
+
 static cJSON *host_json(const struct nd_facts *facts)
 {
 	cJSON *obj = cJSON_CreateObject();
@@ -109,6 +127,7 @@ static cJSON *host_json(const struct nd_facts *facts)
 	cJSON_AddBoolToObject(obj, "as_root", facts->as_root);
 	cJSON_AddBoolToObject(obj, "sysroot", facts->sysroot);
 	add_str_or_null(obj, "origin", facts->sysroot && facts->origin[0], facts->origin);
+	virt_json(obj, &facts->virt);
 	return obj;
 }
 

@@ -147,8 +147,13 @@ static void header(const struct text_out *t, const cJSON *doc)
 	const cJSON *mtu = cJSON_GetObjectItem(iface, "mtu");
 	const cJSON *cpus = cJSON_GetObjectItem(host, "cpus_online");
 	const char *pci = nd_json_str(iface, "pci_address", NULL);
-	char line[512], speed_text[32], mtu_text[32], num[32];
+	const char *virt_kind = nd_json_str(cJSON_GetObjectItem(host, "virt"), "kind", "none");
+	char line[512], speed_text[32], mtu_text[32], num[32], vm[48] = "";
 
+	/* A guest says so: its NIC's speed and PCIe link are the hypervisor's. */
+	if (strcmp(virt_kind, "none"))
+		snprintf(vm, sizeof(vm), "a VM (%s)", !strcmp(virt_kind, "unknown") ?
+			 "hypervisor unknown" : virt_kind);
 	snprintf(line, sizeof(line), "%s: %s, %s%s, %s%s, MTU %s, %s",
 		 nd_json_str(iface, "name", "?"), nd_json_str(iface, "driver", "driver unknown"),
 		 pci ? "PCI " : "", pci ? pci : "no PCI address",
@@ -162,10 +167,10 @@ static void header(const struct text_out *t, const cJSON *doc)
 	wrap(t->out, 0, 4, line);
 	if (t->color)
 		fputs(reset, t->out);
-	snprintf(line, sizeof(line), "host %s, kernel %s, %s CPUs online%s%s%s",
+	snprintf(line, sizeof(line), "host %s, kernel %s, %s CPUs online%s%s%s%s%s",
 		 nd_json_str(host, "name", "unknown"), nd_json_str(host, "kernel", "unknown"),
-		 nd_json_text(cpus, num, sizeof(num)), *origin ? " (from " : "", origin,
-		 *origin ? ")" : "");
+		 nd_json_text(cpus, num, sizeof(num)), vm[0] ? ", " : "", vm,
+		 *origin ? " (from " : "", origin, *origin ? ")" : "");
 	wrap(t->out, 0, 4, line);
 }
 

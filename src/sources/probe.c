@@ -19,6 +19,7 @@
 #include "nicdoctor/probe.h"
 #include "nicdoctor/sanitize.h"
 #include "nicdoctor/sysroot.h"
+#include "nicdoctor/virt.h"
 #include "source_ops.h"
 
 /* The sysfs/procfs readers every kind runs after its netlink and PCI
@@ -34,6 +35,7 @@ static void (*const common_readers[])(const struct nd_root *root, const char *if
 	nd_probe_cpus,
 	nd_probe_tools,
 	nd_probe_bond,
+	nd_probe_virt,		/* after the PCI group: its subsystem IDs */
 };
 
 /* Where each group came from when its source did not say (live kernel or

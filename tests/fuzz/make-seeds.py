@@ -146,6 +146,9 @@ def parsers():
     copy_files("fuzz_teamd", "team-*/sos_commands/teamd/*", "fixture")
     copy_files("fuzz_sysctl_text", "raw/*sysctl_-a*", "sysctl")
     copy_files("fuzz_sysctl_text", "raw/*lscpu*", "lscpu")
+    copy_files("fuzz_virt_text", "raw/dmidecode-*", "dmidecode")
+    copy_files("fuzz_virt_text", "raw/cpuinfo-*", "cpuinfo")
+    copy_files("fuzz_virt_text", "raw/*lscpu*", "lscpu")
     put("fuzz_tc_text", "tbf", "qdisc tbf 10: dev eth0 root rate 500Mbit burst 64Kb lat 20.0ms\n"
         "class htb 1:1 root rate 100Mbit ceil 200Mbit burst 1600b cburst 1600b\n")
     put("fuzz_supportconfig", "network", "#==[ Command ]====#\n# /usr/sbin/ethtool -l eth0\n"
