@@ -398,6 +398,36 @@ struct nd_bond {
 };
 
 /*
+ * A stacked device (bridge, VLAN, macvlan, vxlan, ...) and the devices
+ * under it: /sys/class/net/IF/lower_* (the kernel's adjacency lists, which
+ * bridges, VLANs, macvlan/macvtap/ipvlan, vxlan/geneve with a `dev`,
+ * bonds and teams all keep), the kind from uevent's DEVTYPE or the
+ * driver, or a record's `ip -d link` text.  st.known with kind "" for a
+ * device that is not stacked (a NIC).  The wire fields are derived by
+ * the diagnosis from the lowers' own facts (src/diagnose/stack.c).
+ */
+#define ND_MAX_LOWERS 16
+#define ND_STACK_MAX_DEPTH 8
+
+struct nd_stack {
+	struct nd_status st;
+	char kind[16];			/* "bridge", "vlan", "macvlan", "vxlan", "bond", "veth", ... */
+	unsigned n_lowers;
+	char lowers[ND_MAX_LOWERS][ND_IFNAMSIZ];
+	int vlan_id;			/* -1 unknown or not a VLAN */
+	bool underlay_ipv6;		/* a vxlan/geneve remote or group over IPv6 */
+	char underlay_dev[ND_IFNAMSIZ];	/* vxlan/geneve `dev` (also a lower) */
+	/* Derived: the physical lower a frame leaves by, its speed and MTU,
+	 * and the bytes the stack adds to each frame on the way down. */
+	bool wire_known;
+	char via[ND_IFNAMSIZ];
+	int64_t via_speed_mbps;		/* -1 unknown */
+	unsigned via_mtu;		/* 0 unknown */
+	unsigned encap_bytes;
+	char via_path[128];		/* "br0 -> vx0 -> eth0": the lowers walked */
+};
+
+/*
  * The interface's queues as the kernel's netdev netlink family sees them
  * (queue-get, napi-get, qstats-get scope queue), with per-queue counters
  * filled from fallbacks where the kernel gave none: the driver's ethtool -S
@@ -464,6 +494,7 @@ struct nd_facts {
 	struct nd_counter_window window;	/* !known unless diagnose measured one */
 	struct nd_bond bond;		/* bonding master: mode, policy, members */
 	struct nd_queue_table queue_table;	/* netdev family + per-queue fallbacks */
+	struct nd_stack stack;		/* a stacked device's kind and lowers */
 };
 
 /* Free what nd_probe (src/sources/probe.c) or a fix's read allocated. */
