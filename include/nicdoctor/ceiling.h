@@ -5,7 +5,6 @@
 #ifndef NICDOCTOR_CEILING_H
 #define NICDOCTOR_CEILING_H
 
-#include <stdbool.h>
 
 enum nd_l4 { ND_L4_TCP, ND_L4_UDP };
 
@@ -20,21 +19,6 @@ enum nd_l4 { ND_L4_TCP, ND_L4_UDP };
 
 /* speed x payload / (MTU + 38).  Returns <0 when the inputs are unknown. */
 double nd_ceiling_wire_mbps(double speed_mbps, unsigned mtu, enum nd_l4 l4);
-
-/* Bytes a stacked device adds to each frame on its lower (the issue's
- * "ceilings through the stack"): an 802.1Q tag 4; VXLAN and Geneve (no
- * options) the inner Ethernet header 14 + UDP 8 + their own 8 + the outer
- * IP header, 20 over IPv4 (50) or 40 over IPv6 (70); GRE 4 + outer IP
- * (gretap: + the inner Ethernet 14).  0 for a kind that adds nothing
- * (bridge, macvlan, macvtap, ipvlan, bond, team) or that is unknown. */
-#define ND_ENCAP_VLAN 4
-#define ND_ENCAP_VXLAN_IPV4 50
-#define ND_ENCAP_VXLAN_IPV6 70
-unsigned nd_stack_encap_bytes(const char *kind, bool ipv6);
-
-/* Whether the kind is a device of the kernel's own (no wire, no speed
- * of its own that bounds anything): every stacked kind, veth, tun/tap. */
-bool nd_stack_kind_virtual(const char *kind);
 
 /* speed x payload / (MTU + encap + 38): the inner MTU's goodput on the
  * lower's wire when each frame carries encap bytes more; <0 unknown. */

@@ -423,9 +423,26 @@ struct nd_stack {
 	char via[ND_IFNAMSIZ];
 	int64_t via_speed_mbps;		/* -1 unknown */
 	unsigned via_mtu;		/* 0 unknown */
-	unsigned encap_bytes;
+	unsigned encap_bytes;		/* on the wire: every header, a VLAN tag too */
+	unsigned mtu_overhead;		/* what the lower's MTU must hold more (no tag) */
 	char via_path[128];		/* "br0 -> vx0 -> eth0": the lowers walked */
 };
+
+/* src/facts/stack.c */
+/* Bytes a stacked device adds to each frame on its lower (the issue's
+ * "ceilings through the stack"): an 802.1Q tag 4; VXLAN and Geneve (no
+ * options) the inner Ethernet header 14 + UDP 8 + their own 8 + the outer
+ * IP header, 20 over IPv4 (50) or 40 over IPv6 (70); GRE 4 + outer IP
+ * (gretap: + the inner Ethernet 14).  0 for a kind that adds nothing
+ * (bridge, macvlan, macvtap, ipvlan, bond, team) or that is unknown. */
+#define ND_ENCAP_VLAN 4
+#define ND_ENCAP_VXLAN_IPV4 50
+#define ND_ENCAP_VXLAN_IPV6 70
+unsigned nd_stack_encap_bytes(const char *kind, bool ipv6);
+
+/* Whether the kind is a device of the kernel's own (no wire, no speed
+ * of its own that bounds anything): every stacked kind, veth, tun/tap. */
+bool nd_stack_kind_virtual(const char *kind);
 
 /*
  * The interface's queues as the kernel's netdev netlink family sees them

@@ -1,8 +1,6 @@
 /*
  * ceiling.c - the ceiling model (DESIGN.md): wire goodput, PCIe, window.
  */
-#include <string.h>
-
 #include "nicdoctor/ceiling.h"
 
 double nd_ceiling_wire_mbps(double speed_mbps, unsigned mtu, enum nd_l4 l4)
@@ -12,34 +10,6 @@ double nd_ceiling_wire_mbps(double speed_mbps, unsigned mtu, enum nd_l4 l4)
 	if (speed_mbps <= 0 || mtu <= headers)
 		return -1;
 	return speed_mbps * (double)(mtu - headers) / (double)(mtu + ND_ETH_WIRE_OVERHEAD);
-}
-
-unsigned nd_stack_encap_bytes(const char *kind, bool ipv6)
-{
-	unsigned ip = ipv6 ? 40 : 20;
-
-	if (!strcmp(kind, "vlan"))
-		return ND_ENCAP_VLAN;
-	if (!strcmp(kind, "vxlan") || !strcmp(kind, "geneve"))
-		return 14 + 8 + 8 + ip;
-	if (!strcmp(kind, "gre") || !strcmp(kind, "ip6gre"))
-		return 4 + (strcmp(kind, "ip6gre") ? ip : 40);
-	if (!strcmp(kind, "gretap") || !strcmp(kind, "ip6gretap"))
-		return 14 + 4 + (strcmp(kind, "ip6gretap") ? ip : 40);
-	return 0;
-}
-
-bool nd_stack_kind_virtual(const char *kind)
-{
-	static const char *const kinds[] = {
-		"bridge", "vlan", "macvlan", "macvtap", "ipvlan", "ipvtap", "vxlan", "geneve",
-		"gre", "gretap", "ip6gre", "ip6gretap", "bond", "team", "veth", "tun",
-	};
-
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(kind, kinds[i]))
-			return true;
-	return false;
 }
 
 double nd_ceiling_wire_encap_mbps(double speed_mbps, unsigned mtu, unsigned encap_bytes,

@@ -116,7 +116,10 @@ void nd_report_free(struct nd_report *report)
 	report->throughput = NULL;
 	cJSON_Delete(report->peer);
 	cJSON_Delete(report->members);
+	cJSON_Delete(report->stack);
 	report->peer = NULL;
+	report->members = NULL;
+	report->stack = NULL;
 }
 
 int nd_report_exit_code(const struct nd_report *report)

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "nicdoctor/ceiling.h"
+#include "nicdoctor/facts.h"
 
 static void assert_near(double got, double want, double tolerance)
 {
