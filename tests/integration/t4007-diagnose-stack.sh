@@ -55,6 +55,26 @@ test_expect_success 'no interface named: the default route device (br0) and its 
 		assert [l[\"name\"] for l in d[\"stack\"][\"lowers\"]] == [\"nda\"]"
 '
 
+test_expect_success 'collect br0 records the port: diagnose --sysroot follows it' '
+	in_a "$ND" collect br0 -o "$TRASH/snap" >out &&
+	test -e "$TRASH/snap/ethtool/nda.json" &&
+	{ "$ND" diagnose --sysroot "$TRASH/snap" br0 --json >report.json; test $? -le 2; } &&
+	python3 -c "import json; s=json.load(open(\"report.json\"))[\"stack\"]; \
+		assert s[\"kind\"] == \"bridge\" and s[\"via\"] == \"nda\", s; \
+		assert [l[\"name\"] for l in s[\"lowers\"]] == [\"nda\"], s"
+'
+
+test_expect_success 'collect --script: its ip -d link text gives the chain offline' '
+	(cd / && "$ND" collect --script) >collect.sh &&
+	(cd "$TRASH" && in_a env TMPDIR="$TRASH" sh "$PWD/collect.sh") >out 2>err &&
+	tar=$(sed -n "s/^nicdoctor-collect: wrote //p" out) &&
+	test -s "$tar" &&
+	{ "$ND" diagnose --sysroot "$tar" br0 --json >report.json; test $? -le 2; } &&
+	python3 -c "import json; s=json.load(open(\"report.json\"))[\"stack\"]; \
+		assert s[\"kind\"] == \"bridge\", s; \
+		assert [l[\"name\"] for l in s[\"lowers\"]] == [\"nda\"], s"
+'
+
 # The rate stays well under what this host moves over veth (thousands of
 # Mbit/s even when loaded), so the shaper binds.
 test_expect_success 'tbf on the port: qdisc.rate_limit confirmed through the bridge, via nda' '
