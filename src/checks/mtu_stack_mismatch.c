@@ -11,6 +11,8 @@
  * The fix is on the upper (always safe); raising the lower's needs the
  * whole underlay path to carry it.
  */
+#include <string.h>
+
 #include "checks.h"
 
 void nd_check_mtu_stack_mismatch(const struct nd_facts *facts, struct nd_finding *f)
@@ -20,6 +22,9 @@ void nd_check_mtu_stack_mismatch(const struct nd_facts *facts, struct nd_finding
 
 	if (!s->st.known || !s->n_lowers)
 		return nd_finding_not_applicable(f, "not a stacked device");
+	if (!strcmp(s->kind, "bond") || !strcmp(s->kind, "team"))
+		return nd_finding_not_applicable(f, "a %s adds no header: its members carry its MTU",
+						 s->kind);
 	if (!facts->link.st.known)
 		return nd_finding_unknown(f, "MTU", facts->link.st.reason);
 	if (!s->wire_known || !s->via_mtu)
