@@ -417,6 +417,7 @@ struct nd_stack {
 	int vlan_id;			/* -1 unknown or not a VLAN */
 	bool underlay_ipv6;		/* a vxlan/geneve remote or group over IPv6 */
 	char underlay_dev[ND_IFNAMSIZ];	/* vxlan/geneve `dev` (also a lower) */
+	char remote[48];		/* a tunnel's remote address; "" none or unknown */
 	/* Derived: the physical lower a frame leaves by, its speed and MTU,
 	 * and the bytes the stack adds to each frame on the way down. */
 	bool wire_known;

@@ -101,6 +101,9 @@ static void kind_line(struct nd_span t, struct nd_stack *out)
 			   tunnel(out->kind)) {
 			if (memchr(next.p, ':', next.len))
 				out->underlay_ipv6 = true;
+			if ((nd_span_eq(tok, "remote") || nd_span_eq(tok, "remote6")) &&
+			    next.len < sizeof(out->remote))
+				nd_span_copy(next, out->remote, sizeof(out->remote));
 		} else {
 			continue;
 		}

@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "nicdoctor/common.h"
+#include "nicdoctor/parse_text.h"
 #include "nicdoctor/probe.h"
+#include "nicdoctor/route.h"
+#include "nicdoctor/sysfs_util.h"
 #include "nicdoctor/sysroot.h"
 
 static int cmp_name(const void *a, const void *b)
@@ -67,6 +70,40 @@ static void read_kind(const struct nd_root *root, const char *ifname, struct nd_
 		s->kind[0] = '\0';
 }
 
+static bool is_tunnel(const char *kind)
+{
+	return !strcmp(kind, "vxlan") || !strcmp(kind, "geneve") || !strcmp(kind, "vlan");
+}
+
+/* Live, what sysfs does not say: a VLAN's id, a tunnel's remote and
+ * whether it is IPv6, from `ip -d link show dev IF` (the parser a
+ * sosreport's text goes through).  A tunnel without a `dev` has no
+ * lower_* link: its underlay is the device of the route to its remote. */
+static void live_details(const struct nd_root *root, const char *ifname, struct nd_stack *s)
+{
+	char *argv[] = { "ip", "-d", "link", "show", "dev", (char *)ifname, NULL };
+	char *text = NULL, why[160];
+	struct nd_stack t;
+	struct nd_route route;
+	size_t len = 0;
+
+	if (!is_tunnel(s->kind) || nd_run_capture(argv, 3000, 64 * 1024, &text, &len) < 0)
+		return;
+	if (nd_parse_iplink_stack(text, len, ifname, &t) == 0 && !strcmp(t.kind, s->kind)) {
+		s->vlan_id = t.vlan_id;
+		s->underlay_ipv6 = t.underlay_ipv6;
+		nd_strlcpy(s->remote, t.remote, sizeof(s->remote));
+		nd_strlcpy(s->underlay_dev, t.underlay_dev, sizeof(s->underlay_dev));
+	}
+	free(text);
+	if (s->n_lowers || !s->remote[0] || strcmp(s->kind, "vlan") == 0 ||
+	    nd_probe_route(root, s->remote, &route, why, sizeof(why)) < 0 ||
+	    !strcmp(route.dev, ifname) || nd_ifname_valid(route.dev) < 0)
+		return;
+	nd_strlcpy(s->underlay_dev, route.dev, sizeof(s->underlay_dev));
+	nd_strlcpy(s->lowers[s->n_lowers++], route.dev, ND_IFNAMSIZ);
+}
+
 void nd_probe_stack(const struct nd_root *root, const char *ifname, struct nd_facts *facts)
 {
 	struct nd_stack *s = &facts->stack;
@@ -98,4 +135,6 @@ void nd_probe_stack(const struct nd_root *root, const char *ifname, struct nd_fa
 	}
 	nd_status_set_known(&s->st);
 	snprintf(s->st.source, sizeof(s->st.source), "/sys/class/net/%s/lower_*", ifname);
+	if (nd_sysroot_is_live(root))
+		live_details(root, ifname, s);
 }

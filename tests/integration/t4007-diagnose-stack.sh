@@ -130,6 +130,17 @@ test_expect_success 'a vxlan over the veth ndc, shaped: confirmed via ndc; its w
 	PY
 '
 
+test_expect_success 'a vxlan without dev: its underlay is the route to its remote; over IPv6 70 B' '
+	ip -n "$NSC" link add vx1 type vxlan id 43 remote 10.77.48.2 dstport 4790 &&
+	ip -n "$NSC" link add vx6 type vxlan id 44 dev ndc remote 2001:db8::2 dstport 4791 &&
+	{ in_c "$ND" diagnose vx1 --sample 0 --json >report.json; test $? -le 2; } &&
+	python3 -c "import json; s=json.load(open(\"report.json\"))[\"stack\"]; \
+		assert s[\"via\"] == \"ndc\" and s[\"encap_bytes\"] == 50, s" &&
+	{ in_c "$ND" diagnose vx6 --sample 0 --json >report.json; test $? -le 2; } &&
+	python3 -c "import json; s=json.load(open(\"report.json\"))[\"stack\"]; \
+		assert s[\"via\"] == \"ndc\" and s[\"encap_bytes\"] == 70, s"
+'
+
 test_expect_success 'a macvlan over ndc: its lower in the chain, the wire the lower'"'"'s' '
 	ip -n "$NSC" link add mv0 link ndc type macvlan mode bridge &&
 	ip -n "$NSC" link set mv0 up &&

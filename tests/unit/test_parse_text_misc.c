@@ -223,8 +223,10 @@ static void test_iplink_stack(void **state)
 	assert_string_equal(st.underlay_dev, "v1");
 	assert_int_equal(st.n_lowers, 1);
 	assert_string_equal(st.lowers[0], "v1");
+	assert_string_equal(st.remote, "10.9.9.9");
 	assert_int_equal(nd_parse_iplink_stack(live, strlen(live), "vx6", &st), 0);
 	assert_true(st.underlay_ipv6);
+	assert_string_equal(st.remote, "2001:db8::9");
 	assert_int_equal(nd_parse_iplink_stack(bond, strlen(bond), "bond0", &st), 0);
 	assert_string_equal(st.kind, "bond");
 	assert_int_equal(st.n_lowers, 2);
