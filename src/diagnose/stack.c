@@ -228,26 +228,47 @@ void nd_diag_stack_report(struct nd_diagnosis *d)
 	report->stack = o;
 }
 
-/* The lowers' suspects judged on the upper's runs; the first lower limit
- * confirmed is the headline's when the upper has none of its own. */
+static bool is_ceiling(const struct nd_finding *f)
+{
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(f->experiment, "kind"));
+
+	return kind && !strcmp(kind, "ceiling");
+}
+
+/* The lowers' suspects judged on the upper's runs.  A lower's binding
+ * limit is the headline's when the upper has none of its own, or when it
+ * is a ceiling the measurement sits at and the upper's is not (a CPU
+ * saturated behind a shaper is the shaper's doing), as the verdicts rank
+ * one host's causes. */
 void nd_diag_stack_verdicts(struct nd_diagnosis *d)
 {
 	int from = -1, binding = -1;
+	bool upper_ceiling = d->sum.binding >= 0 &&
+			     (unsigned)d->sum.binding < d->report.n_findings &&
+			     is_ceiling(&d->report.findings[d->sum.binding]);
 
 	for (unsigned i = 0; i < d->n_members; i++) {
 		struct nd_diag_member *m = &d->members[i];
+		int b;
 
 		if (!m->stacked || m->error < 0 || !m->d.facts)
 			continue;
 		nd_verdicts_decide(m->d.report.findings, m->d.report.n_findings, &d->set, &m->d.sum);
-		if (from < 0 && m->d.sum.binding >= 0) {
+		b = m->d.sum.binding;
+		if (b < 0 || (unsigned)b >= m->d.report.n_findings)
+			continue;
+		/* the first lower ceiling, else the first lower limit */
+		if (from < 0 || (is_ceiling(&m->d.report.findings[b]) &&
+				 !is_ceiling(&d->members[from].d.report.findings[binding]))) {
 			from = (int)i;
-			binding = m->d.sum.binding;
+			binding = b;
 		}
 	}
 	nd_diag_stack_report(d);
-	if (from < 0 || d->sum.binding >= 0 || !d->report.throughput)
+	if (from < 0 || upper_ceiling || !d->report.throughput)
 		return;
+	if (d->sum.binding >= 0 && !is_ceiling(&d->members[from].d.report.findings[binding]))
+		return;		/* the upper's own limit, no lower ceiling under it */
 	{
 		const struct nd_diag_member *m = &d->members[from];
 		cJSON *b = nd_exp_bottleneck_json(&m->d.report.findings[binding], "here");

@@ -75,12 +75,14 @@ test_expect_success 'collect --script: its ip -d link text gives the chain offli
 		assert [l[\"name\"] for l in s[\"lowers\"]] == [\"nda\"], s"
 '
 
-# The rate stays well under what this host moves over veth (thousands of
-# Mbit/s even when loaded), so the shaper binds.
+# The rate (200 Mbit/s) stays far under what this host moves over veth and
+# vxlan (thousands of Mbit/s even when loaded), so the shaper binds.  As in
+# t4001: a short queue (latency 20 ms) and runs of 2 s (--duration 6), so
+# what tbf still holds when a run ends adds little to its rate.
 test_expect_success 'tbf on the port: qdisc.rate_limit confirmed through the bridge, via nda' '
-	in_a tc qdisc add dev nda root tbf rate 200mbit burst 250000 latency 20ms &&
+	in_a tc qdisc add dev nda root tbf rate 200mbit burst 1000000 latency 20ms &&
 	test_when_finished "in_a tc qdisc del dev nda root" &&
-	{ in_a "$ND" diagnose br0 --peer 10.77.47.2:$PORT --duration 4 --json >report.json
+	{ in_a "$ND" diagnose br0 --peer 10.77.47.2:$PORT --duration 6 --json >report.json
 	  test $? -le 2; } &&
 	test "$(bneck <report.json)" = "qdisc.rate_limit confirmed nda" &&
 	python3 - <<-\PY &&
@@ -89,9 +91,10 @@ test_expect_success 'tbf on the port: qdisc.rate_limit confirmed through the bri
 	f = {x["id"]: x for x in d["stack"]["lowers"][0]["findings"]}
 	assert f["qdisc.rate_limit"]["verdict"] == "confirmed", f
 	t = d["throughput"]
-	assert abs(t["measured_mbps"] - 200) <= 40, t["measured_mbps"]
+	# the shaper holds it (a loaded host may measure less, never much more)
+	assert t["measured_mbps"] <= 240, t["measured_mbps"]
 	PY
-	{ in_a "$ND" diagnose br0 --peer 10.77.47.2:$PORT --duration 4 >report.txt
+	{ in_a "$ND" diagnose br0 --peer 10.77.47.2:$PORT --duration 6 >report.txt
 	  test $? -le 2; } &&
 	grep -q "^Bottleneck: qdisc.rate_limit via nda, confirmed: " report.txt &&
 	grep -A3 "^To fix it:" report.txt | grep -q "tc qdisc show dev nda" &&
@@ -115,8 +118,8 @@ test_expect_success 'a vxlan over the veth ndc, shaped: confirmed via ndc; its w
 	echo $! >"$TRASH/serve2.pid" &&
 	nd_atexit "kill \$(cat $TRASH/serve2.pid) 2>/dev/null" &&
 	sleep 0.5 &&
-	in_c tc qdisc add dev ndc root tbf rate 200mbit burst 250000 latency 20ms &&
-	{ in_c "$ND" diagnose vx0 --peer 10.88.48.2:$VPORT --duration 4 --json >report.json
+	in_c tc qdisc add dev ndc root tbf rate 200mbit burst 1000000 latency 20ms &&
+	{ in_c "$ND" diagnose vx0 --peer 10.88.48.2:$VPORT --duration 6 --json >report.json
 	  test $? -le 2; } &&
 	test "$(bneck <report.json)" = "qdisc.rate_limit confirmed ndc" &&
 	python3 - <<-\PY
