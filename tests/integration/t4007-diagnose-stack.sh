@@ -133,6 +133,22 @@ test_expect_success 'a vxlan over the veth ndc, shaped: confirmed via ndc; its w
 	PY
 '
 
+# The kernel sets a new vxlan 50 below its dev, but does not follow the
+# dev's MTU when it is lowered later: the mismatch a host ends up with.
+test_expect_success 'the vxlan'"'"'s lower lowered to MTU 1400: mtu.stack_mismatch, the fix on vx0' '
+	in_c ip link set ndc mtu 1400 &&
+	test_when_finished "in_c ip link set ndc mtu 1500" &&
+	{ in_c "$ND" diagnose vx0 --sample 0 --json >report.json; test $? -le 2; } &&
+	test "$(nd_severity mtu.stack_mismatch <report.json)" = warning &&
+	python3 - <<-\PY
+	import json
+	f = [x for x in json.load(open("report.json"))["findings"] if x["id"] == "mtu.stack_mismatch"][0]
+	e = f["evidence"]
+	assert (e["mtu"], e["lower"], e["lower_mtu"], e["needs_mtu"]) == (1450, "ndc", 1400, 1500), e
+	assert f["fix"]["commands"][0] == "ip link set dev vx0 mtu 1350", f["fix"]
+	PY
+'
+
 test_expect_success 'a vxlan without dev: its underlay is the route to its remote; over IPv6 70 B' '
 	ip -n "$NSC" link add vx1 type vxlan id 43 remote 10.77.48.2 dstport 4790 &&
 	ip -n "$NSC" link add vx6 type vxlan id 44 dev ndc remote 2001:db8::2 dstport 4791 &&
