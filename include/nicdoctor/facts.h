@@ -445,6 +445,11 @@ unsigned nd_stack_encap_bytes(const char *kind, bool ipv6);
  * of its own that bounds anything): every stacked kind, veth, tun/tap. */
 bool nd_stack_kind_virtual(const char *kind);
 
+/* A stacked upper (bridge, VLAN, macvlan, macvtap, ipvlan, vxlan, geneve,
+ * GRE): no wire, queues, interrupts or PHY of its own; its lowers are
+ * judged for those.  Bonds, teams, veth and tun/tap keep their own. */
+bool nd_stack_is_upper(const struct nd_stack *s);
+
 /*
  * The interface's queues as the kernel's netdev netlink family sees them
  * (queue-get, napi-get, qstats-get scope queue), with per-queue counters

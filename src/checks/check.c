@@ -82,19 +82,11 @@ const char *nd_verdict_name(enum nd_verdict v)
 	return (unsigned)v < ND_ARRAY_SIZE(names) ? names[v] : "untested";
 }
 
-/* A stacked kind whose own speed is no wire (a bridge's fastest port,
- * a VLAN's lower's): veth, tun/tap, bond and team keep theirs. */
-static bool stacked_no_wire(const struct nd_stack *s)
-{
-	return s->st.known && nd_stack_kind_virtual(s->kind) && strcmp(s->kind, "bond") &&
-	       strcmp(s->kind, "team") && strcmp(s->kind, "veth") && strcmp(s->kind, "tun");
-}
-
 double nd_facts_wire_ceiling_mbps(const struct nd_facts *facts)
 {
 	const struct nd_stack *s = &facts->stack;
 
-	if (stacked_no_wire(s)) {
+	if (nd_stack_is_upper(s)) {
 		/* The physical lower's wire, less what each frame carries more. */
 		if (!s->wire_known || s->via_speed_mbps <= 0 || !facts->link.st.known)
 			return -1;

@@ -34,3 +34,9 @@ bool nd_stack_kind_virtual(const char *kind)
 			return true;
 	return false;
 }
+
+bool nd_stack_is_upper(const struct nd_stack *s)
+{
+	return s->st.known && nd_stack_kind_virtual(s->kind) && strcmp(s->kind, "bond") &&
+	       strcmp(s->kind, "team") && strcmp(s->kind, "veth") && strcmp(s->kind, "tun");
+}

@@ -45,6 +45,11 @@ test_expect_success 'without traffic: the JSON chain names the port, its kind an
 	assert l["driver"] == "veth" and l["pci"] is None, l
 	assert s["via"] == "nda" and s["encap_bytes"] == 0, s
 	assert "members" not in d, d.keys()
+	# what a bridge has none of is its port'"'"'s to judge: no RPS fix for br0
+	f = {x["id"]: x for x in d["findings"]}
+	for i in ("rps.off_single_queue", "queues.single", "ring.small", "irq.concentrated"):
+	    assert f[i]["not_applicable"] and f[i]["fix"] is None, f[i]
+	assert not f["qdisc.rate_limit"]["not_applicable"]
 	PY
 '
 
