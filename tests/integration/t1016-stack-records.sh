@@ -45,6 +45,28 @@ test_expect_success 'flannel.1 over ens3 (a Kubernetes node sosreport): 50 B a f
 		assert f[\"evidence\"][\"needs_mtu\"] == 8958 and f[\"evidence\"][\"lower_mtu\"] == 8958, f"
 '
 
+# Constructed (no host can make it): two bridges each the other's port,
+# and a VLAN over the pair.  The walk takes each name once and ends.
+test_expect_success 'a loop of lowers in a record: each device once, the walk ends' '
+	mkdir -p loop/sos_commands/networking &&
+	cp "$FIX/sos42-kvm-virtio/version.txt" loop/ &&
+	cat >loop/sos_commands/networking/ip_-s_-d_link <<-\EOF &&
+	1: br0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue master br1 state UP mode DEFAULT group default qlen 1000
+	    link/ether 02:00:00:00:00:01 brd ff:ff:ff:ff:ff:ff
+	    bridge forward_delay 1500
+	2: br1: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue master br0 state UP mode DEFAULT group default qlen 1000
+	    link/ether 02:00:00:00:00:02 brd ff:ff:ff:ff:ff:ff
+	    bridge forward_delay 1500
+	3: br0.5@br0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP mode DEFAULT group default qlen 1000
+	    link/ether 02:00:00:00:00:01 brd ff:ff:ff:ff:ff:ff
+	    vlan protocol 802.1Q id 5 <REORDER_HDR>
+	EOF
+	{ timeout 20 "$ND" diagnose --sysroot loop br0.5 --json >report.json; test $? -le 2; } &&
+	python3 -c "import json; s=json.load(open(\"report.json\"))[\"stack\"]; \
+		n=[(l[\"name\"], l[\"upper\"], l[\"depth\"]) for l in s[\"lowers\"]]; \
+		assert n == [(\"br0\", \"br0.5\", 1), (\"br1\", \"br0\", 2)], n"
+'
+
 test_expect_success 'a NIC (ens3): no stack object, mtu.stack_mismatch not applicable' '
 	{ "$ND" diagnose --sysroot "$FIX/sos42-kvm-virtio" ens3 --json >report.json
 	  test $? -le 2; } &&
