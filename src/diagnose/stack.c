@@ -221,9 +221,11 @@ void nd_diag_stack_report(struct nd_diagnosis *d)
 			cJSON_AddNullToObject(e, "pci");
 		cJSON_AddStringToObject(e, "label", label);
 		cJSON_AddItemToArray(arr, e);
-		/* The lowers carry the upper's traffic: their trouble is its. */
-		if (worst >= ND_SEV_WARNING && worst > report->members_worst)
-			report->members_worst = worst;
+		/* As a bond's members: a lower's trouble makes the upper's report
+		 * a warning at most (a bridge's other port without carrier, a
+		 * stopped guest's tap, is no outage of the bridge). */
+		if (worst >= ND_SEV_WARNING)
+			report->members_worst = ND_SEV_WARNING;
 	}
 	report->stack = o;
 }
