@@ -5,6 +5,7 @@
 #ifndef NICDOCTOR_CEILING_H
 #define NICDOCTOR_CEILING_H
 
+
 enum nd_l4 { ND_L4_TCP, ND_L4_UDP };
 
 /* Ethernet per-frame overhead on the wire: header 14 + FCS 4 + preamble 8 + gap 12. */
@@ -18,6 +19,11 @@ enum nd_l4 { ND_L4_TCP, ND_L4_UDP };
 
 /* speed x payload / (MTU + 38).  Returns <0 when the inputs are unknown. */
 double nd_ceiling_wire_mbps(double speed_mbps, unsigned mtu, enum nd_l4 l4);
+
+/* speed x payload / (MTU + encap + 38): the inner MTU's goodput on the
+ * lower's wire when each frame carries encap bytes more; <0 unknown. */
+double nd_ceiling_wire_encap_mbps(double speed_mbps, unsigned mtu, unsigned encap_bytes,
+				  enum nd_l4 l4);
 
 /* Per-lane data rate after line coding, Gbit/s; 0 for an unknown rate. */
 double nd_pcie_lane_gbps(double gts);

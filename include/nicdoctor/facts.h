@@ -415,6 +415,59 @@ struct nd_bond {
 };
 
 /*
+ * A stacked device (bridge, VLAN, macvlan, vxlan, ...) and the devices
+ * under it: /sys/class/net/IF/lower_* (the kernel's adjacency lists, which
+ * bridges, VLANs, macvlan/macvtap/ipvlan, vxlan/geneve with a `dev`,
+ * bonds and teams all keep), the kind from uevent's DEVTYPE or the
+ * driver, or a record's `ip -d link` text.  st.known with kind "" for a
+ * device that is not stacked (a NIC).  The wire fields are derived by
+ * the diagnosis from the lowers' own facts (src/diagnose/stack.c).
+ */
+#define ND_MAX_LOWERS 16
+#define ND_STACK_MAX_DEPTH 8
+
+struct nd_stack {
+	struct nd_status st;
+	char kind[16];			/* "bridge", "vlan", "macvlan", "vxlan", "bond", "veth", ... */
+	unsigned n_lowers;
+	char lowers[ND_MAX_LOWERS][ND_IFNAMSIZ];
+	int vlan_id;			/* -1 unknown or not a VLAN */
+	bool underlay_ipv6;		/* a vxlan/geneve remote or group over IPv6 */
+	char underlay_dev[ND_IFNAMSIZ];	/* vxlan/geneve `dev` (also a lower) */
+	char remote[48];		/* a tunnel's remote address; "" none or unknown */
+	/* Derived: the physical lower a frame leaves by, its speed and MTU,
+	 * and the bytes the stack adds to each frame on the way down. */
+	bool wire_known;
+	char via[ND_IFNAMSIZ];
+	int64_t via_speed_mbps;		/* -1 unknown */
+	unsigned via_mtu;		/* 0 unknown */
+	unsigned encap_bytes;		/* on the wire: every header, a VLAN tag too */
+	unsigned mtu_overhead;		/* what the lower's MTU must hold more (no tag) */
+	char via_path[128];		/* "br0 -> vx0 -> eth0": the lowers walked */
+};
+
+/* src/facts/stack.c */
+/* Bytes a stacked device adds to each frame on its lower (the issue's
+ * "ceilings through the stack"): an 802.1Q tag 4; VXLAN and Geneve (no
+ * options) the inner Ethernet header 14 + UDP 8 + their own 8 + the outer
+ * IP header, 20 over IPv4 (50) or 40 over IPv6 (70); GRE 4 + outer IP
+ * (gretap: + the inner Ethernet 14).  0 for a kind that adds nothing
+ * (bridge, macvlan, macvtap, ipvlan, bond, team) or that is unknown. */
+#define ND_ENCAP_VLAN 4
+#define ND_ENCAP_VXLAN_IPV4 50
+#define ND_ENCAP_VXLAN_IPV6 70
+unsigned nd_stack_encap_bytes(const char *kind, bool ipv6);
+
+/* Whether the kind is a device of the kernel's own (no wire, no speed
+ * of its own that bounds anything): every stacked kind, veth, tun/tap. */
+bool nd_stack_kind_virtual(const char *kind);
+
+/* A stacked upper (bridge, VLAN, macvlan, macvtap, ipvlan, vxlan, geneve,
+ * GRE): no wire, queues, interrupts or PHY of its own; its lowers are
+ * judged for those.  Bonds, teams, veth and tun/tap keep their own. */
+bool nd_stack_is_upper(const struct nd_stack *s);
+
+/*
  * The interface's queues as the kernel's netdev netlink family sees them
  * (queue-get, napi-get, qstats-get scope queue), with per-queue counters
  * filled from fallbacks where the kernel gave none: the driver's ethtool -S
@@ -482,6 +535,7 @@ struct nd_facts {
 	struct nd_bond bond;		/* bonding master: mode, policy, members */
 	struct nd_queue_table queue_table;	/* netdev family + per-queue fallbacks */
 	struct nd_virt virt;		/* the host is a VM: whose */
+	struct nd_stack stack;		/* a stacked device's kind and lowers */
 };
 
 /* Free what nd_probe (src/sources/probe.c) or a fix's read allocated. */

@@ -108,6 +108,14 @@ int nd_parse_iplink_names(const char *text, size_t len, char (*names)[ND_IFNAMSI
 int nd_parse_iplink(const char *text, size_t len, const char *ifname, struct nd_link *out,
 		    bool *ret_stats_known);
 
+/* The stacked kind of ifname ("vlan", "bridge", "vxlan", "bond", "veth";
+ * "" a NIC) and its lowers (src/parse/iplink_stack.c), from `ip -d link`
+ * text: a VLAN's, macvlan's, macvtap's or ipvlan's "@LOWER", a vxlan's or
+ * geneve's "dev X", every link whose header names ifname its master (a
+ * bridge's ports, a bond's or team's members).  0, -ENOENT not listed. */
+int nd_parse_iplink_stack(const char *text, size_t len, const char *ifname,
+			  struct nd_stack *out);
+
 /* ---- ip route [show table all] (src/parse/iproute_text.c) ---- */
 
 /* Interface of the lowest-metric default route of the main table into buf

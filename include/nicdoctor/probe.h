@@ -60,6 +60,8 @@ void nd_probe_cpus(const struct nd_root *root, const char *ifname, struct nd_fac
 void nd_probe_tools(const struct nd_root *root, const char *ifname, struct nd_facts *facts);
 void nd_probe_bond(const struct nd_root *root, const char *ifname,
 		   struct nd_facts *facts);	/* bond.c */
+/* stack.c: a stacked device's kind and its lowers (facts->stack). */
+void nd_probe_stack(const struct nd_root *root, const char *ifname, struct nd_facts *facts);
 /* queue_table.c: netdev family queues + per-queue counter fallbacks. */
 void nd_probe_queue_table(const struct nd_root *root, const char *ifname, struct nd_facts *facts);
 /* Live: the queue table's counters once more (watch, experiments).

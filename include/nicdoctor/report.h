@@ -41,6 +41,7 @@ struct nd_report {
 	cJSON *peer;				/* the far end (experiment/far.c), or NULL; owned */
 	cJSON *members;				/* a bond's members' own diagnoses, or NULL; owned */
 	int members_worst;			/* their worst enum nd_severity, in the exit code */
+	cJSON *stack;				/* a stacked device's lowers (--json "stack"), or NULL; owned */
 	bool redact;
 	bool color;				/* text: --color, a terminal, NO_COLOR unset */
 	bool verbose;				/* text: every check with its evidence */
@@ -86,6 +87,8 @@ int nd_render_markdown(const struct nd_report *report, FILE *out);
 int nd_render_json(const struct nd_report *report, FILE *out);
 /* A bond's members, one line each (text_members.c); nothing without. */
 void nd_text_members(FILE *out, const cJSON *doc);
+/* A stacked device's chain and lowers (text_members.c); nothing without. */
+void nd_text_stack(FILE *out, const cJSON *doc);
 
 /* Redaction: stable placeholders for addresses and the host name. */
 void nd_redact_json(cJSON *doc, const struct nd_facts *facts);

@@ -12,6 +12,17 @@ double nd_ceiling_wire_mbps(double speed_mbps, unsigned mtu, enum nd_l4 l4)
 	return speed_mbps * (double)(mtu - headers) / (double)(mtu + ND_ETH_WIRE_OVERHEAD);
 }
 
+double nd_ceiling_wire_encap_mbps(double speed_mbps, unsigned mtu, unsigned encap_bytes,
+				  enum nd_l4 l4)
+{
+	unsigned headers = l4 == ND_L4_UDP ? ND_UDP_IPV4_HEADERS : ND_TCP_IPV4_TS_HEADERS;
+
+	if (speed_mbps <= 0 || mtu <= headers)
+		return -1;
+	return speed_mbps * (double)(mtu - headers) /
+	       (double)(mtu + encap_bytes + ND_ETH_WIRE_OVERHEAD);
+}
+
 double nd_pcie_lane_gbps(double gts)
 {
 	/* Gen1/Gen2 use 8b/10b coding; Gen3 to Gen5 128b/130b.  Gen6 (64 GT/s)

@@ -85,9 +85,18 @@ const char *nd_verdict_name(enum nd_verdict v)
 
 double nd_facts_wire_ceiling_mbps(const struct nd_facts *facts)
 {
+	const struct nd_stack *s = &facts->stack;
+
 	/* An emulated model's speed is a label: no wire behind it. */
 	if (nd_nic_speed_is_label(facts, NULL, 0))
 		return -1;
+	if (nd_stack_is_upper(s)) {
+		/* The physical lower's wire, less what each frame carries more. */
+		if (!s->wire_known || s->via_speed_mbps <= 0 || !facts->link.st.known)
+			return -1;
+		return nd_ceiling_wire_encap_mbps((double)s->via_speed_mbps, facts->link.mtu,
+						  s->encap_bytes, ND_L4_TCP);
+	}
 	if (!facts->linkmodes.st.known || facts->linkmodes.speed_mbps <= 0 ||
 	    !facts->link.st.known)
 		return -1;

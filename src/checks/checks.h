@@ -17,6 +17,7 @@ void nd_check_link_phy_errors(const struct nd_facts *facts, struct nd_finding *f
 void nd_check_pcie_slot_too_slow(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_pcie_aspm_latency(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_mtu_jumbo_possible(const struct nd_facts *facts, struct nd_finding *f);
+void nd_check_mtu_stack_mismatch(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_queues_below_cpus(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_rss_indirection_uneven(const struct nd_facts *facts, struct nd_finding *f);
 void nd_check_rss_flows_on_one_queue(const struct nd_facts *facts, struct nd_finding *f);

@@ -22,6 +22,8 @@ const struct nd_check nd_checks[] = {
 	  "accepts", nd_check_pcie_aspm_latency },
 	{ "mtu.jumbo_possible", "what jumbo frames would raise the goodput ceiling to (info)",
 	  nd_check_mtu_jumbo_possible },
+	{ "mtu.stack_mismatch", "a stacked device's MTU plus its headers does not fit its "
+	  "lower's MTU (fragments or drops)", nd_check_mtu_stack_mismatch },
 	{ "queues.single", "one RX queue on a multi-CPU host while the device allows more",
 	  nd_check_queues_single },
 	{ "queues.below_cpus", "fewer RX queues than the CPUs and the device allow",

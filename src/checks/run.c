@@ -110,6 +110,27 @@ static void add_kernel_pcie(const struct nd_facts *facts, struct nd_finding *f)
 		cJSON_AddStringToObject(f->evidence, "kernel_disagrees", pci->kernel_disagrees);
 }
 
+/* What a stacked upper does not have: a PHY (modes, duplex, errors), a
+ * PCIe link, queues,
+ * RSS and RPS of its own receive path, interrupts, coalescing, rings,
+ * pause frames.  Its lowers are diagnosed for them (the report's stack). */
+static bool hardware_check(const char *id)
+{
+	static const char *const ids[] = {
+		"link.speed_below_max", "link.half_duplex", "link.phy_errors",
+		"pcie.link_downgraded", "pcie.slot_too_slow", "pcie.aspm_latency",
+		"queues.single", "queues.below_cpus",
+		"rss.indirection_uneven", "rss.flows_on_one_queue", "rps.off_single_queue",
+		"irq.concentrated", "irq.remote_numa", "irqbalance.fighting", "coalesce.off",
+		"ring.small", "pause.mismatch",
+	};
+
+	for (size_t i = 0; i < ND_ARRAY_SIZE(ids); i++)
+		if (!strcmp(id, ids[i]))
+			return true;
+	return false;
+}
+
 void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 		  struct nd_finding *f)
 {
@@ -118,7 +139,11 @@ void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 	f->ceiling_mbps = -1;
 	f->evidence = cJSON_CreateObject();
 	f->verdict = ND_VERDICT_UNTESTED;
-	check->run(facts, f);
+	if (nd_stack_is_upper(&facts->stack) && hardware_check(check->id))
+		nd_finding_not_applicable(f, "a %s has none of its own: its lowers are judged",
+					  facts->stack.kind);
+	else
+		check->run(facts, f);
 	add_sources(facts, f);
 	add_kernel_pcie(facts, f);
 }

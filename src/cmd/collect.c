@@ -139,28 +139,77 @@ static int probe_recorded(struct nd_source *src, const char *ifname, struct nd_f
 	return r;
 }
 
-/* A bond's members, each as collect would take it alone, so that
- * diagnose --sysroot can diagnose them too.  0 or a negative errno. */
-static int collect_members(struct nd_source *src, int dir_fd, const struct nd_facts *facts)
+/* One more interface, as collect would take it alone, so that diagnose
+ * --sysroot can diagnose it too; *ret_facts (may be NULL) keeps its facts.
+ * 0 (also when it is gone since its upper was read) or a negative errno. */
+static int collect_one(struct nd_source *src, int dir_fd, const char *name,
+		       struct nd_facts **ret_facts)
 {
 	const struct nd_root *root = nd_source_root(src);
+	struct nd_facts *facts;
+	int r = probe_recorded(src, name, &facts);
+
+	if (ret_facts)
+		*ret_facts = NULL;
+	if (r == -ENODEV)
+		return 0;
+	if (r < 0)
+		return r;
+	r = nd_snapshot_copy_sysfs(root, name, dir_fd, facts);
+	if (r == 0)
+		r = write_netlink_json(dir_fd, name, facts);
+	if (r == 0 && ret_facts)
+		*ret_facts = facts;
+	else
+		nd_facts_free(facts);
+	return r;
+}
+
+static bool seen(char (*names)[ND_IFNAMSIZ], unsigned n, const char *name)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* A bond's members, and a stacked device's lowers down to the NICs (each
+ * name once, as diagnose follows them: src/diagnose/stack.c). */
+static int collect_members(struct nd_source *src, int dir_fd, const struct nd_facts *facts)
+{
+	char names[1 + ND_MAX_BOND_MEMBERS][ND_IFNAMSIZ];
+	unsigned n = 0, depth[1 + ND_MAX_BOND_MEMBERS];
 	int r = 0;
 
+	nd_strlcpy(names[n], facts->ifname, ND_IFNAMSIZ);
+	depth[n++] = 0;
 	for (unsigned i = 0; r == 0 && facts->bond.is_bond && i < facts->bond.n_members; i++) {
-		const char *name = facts->bond.members[i].name;
-		struct nd_facts *member;
-
-		r = probe_recorded(src, name, &member);
-		if (r == -ENODEV) {
-			r = 0;	/* gone since the bond was read */
-			continue;
+		r = collect_one(src, dir_fd, facts->bond.members[i].name, NULL);
+		if (n < ND_ARRAY_SIZE(names) && !seen(names, n, facts->bond.members[i].name)) {
+			nd_strlcpy(names[n], facts->bond.members[i].name, ND_IFNAMSIZ);
+			depth[n++] = ND_STACK_MAX_DEPTH;	/* not followed further */
 		}
-		if (r < 0)
-			break;
-		r = nd_snapshot_copy_sysfs(root, name, dir_fd, member);
-		if (r == 0)
-			r = write_netlink_json(dir_fd, name, member);
-		nd_facts_free(member);
+	}
+	/* Breadth first over the lowers; names[] is the queue. */
+	for (unsigned q = 0; r == 0 && q < n; q++) {
+		struct nd_facts *f = NULL;
+		const struct nd_stack *s;
+
+		if (q == 0)
+			s = &facts->stack;
+		else if (depth[q] >= ND_STACK_MAX_DEPTH ||
+			 (r = collect_one(src, dir_fd, names[q], &f)) < 0 || !f)
+			continue;
+		else
+			s = &f->stack;
+		for (unsigned i = 0; s->st.known && i < s->n_lowers && n < ND_ARRAY_SIZE(names);
+		     i++) {
+			if (seen(names, n, s->lowers[i]))
+				continue;
+			nd_strlcpy(names[n], s->lowers[i], ND_IFNAMSIZ);
+			depth[n++] = depth[q] + 1;
+		}
+		nd_facts_free(f);
 	}
 	return r;
 }

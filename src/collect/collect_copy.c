@@ -311,6 +311,24 @@ static int copy_team(const struct nd_root *root, const char *ifname, int dest_fd
 	return r ? r : copy_members(root, dest_fd, team, port, ND_ARRAY_SIZE(port));
 }
 
+/* A stacked device's kind and its lowers as nd_probe_stack reads them:
+ * uevent (DEVTYPE) and the lower_* adjacency links. */
+static int copy_stack(const struct nd_root *root, const char *ifname, int dest_fd,
+		      const struct nd_stack *stack)
+{
+	char path[PATH_MAX];
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/uevent", ifname);
+	r = replicate(root, dest_fd, path);
+	for (unsigned i = 0; r == 0 && stack->st.known && i < stack->n_lowers; i++) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s/lower_%s", ifname,
+			 stack->lowers[i]);
+		r = replicate(root, dest_fd, path);
+	}
+	return r;
+}
+
 static int write_tools(int dest_fd, const struct nd_facts *facts)
 {
 	char line[64];
@@ -341,6 +359,8 @@ int nd_snapshot_copy_sysfs(const struct nd_root *root, const char *ifname, int d
 		r = copy_team(root, ifname, dest_fd, &facts->bond);
 	else if (r == 0 && facts->bond.is_bond)
 		r = copy_bond(root, ifname, dest_fd, &facts->bond);
+	if (r == 0)
+		r = copy_stack(root, ifname, dest_fd, &facts->stack);
 	if (r == 0)
 		r = write_tools(dest_fd, facts);
 	return r;

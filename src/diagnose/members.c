@@ -16,7 +16,7 @@
 #include "nicdoctor/common.h"
 #include "pipeline_int.h"
 
-void nd_diag_members_probe(struct nd_source *src, struct nd_diagnosis *d)
+static void bond_members_probe(struct nd_source *src, struct nd_diagnosis *d)
 {
 	const struct nd_bond *b = &d->facts->bond;
 
@@ -34,7 +34,13 @@ void nd_diag_members_probe(struct nd_source *src, struct nd_diagnosis *d)
 	}
 }
 
-static cJSON *member_json(const struct nd_diag_member *m, int *ret_worst)
+void nd_diag_members_probe(struct nd_source *src, struct nd_diagnosis *d)
+{
+	bond_members_probe(src, d);
+	nd_diag_stack_probe(src, d);
+}
+
+cJSON *nd_diag_member_json(const struct nd_diag_member *m, int *ret_worst)
 {
 	cJSON *o = cJSON_CreateObject(), *list;
 	int worst = ND_SEV_OK;
@@ -66,6 +72,8 @@ static cJSON *member_json(const struct nd_diag_member *m, int *ret_worst)
 		cJSON_AddStringToObject(item, "id", f->id);
 		cJSON_AddStringToObject(item, "severity", nd_severity_name(f->severity));
 		cJSON_AddStringToObject(item, "title", f->title);
+		if (m->stacked && f->verdict != ND_VERDICT_UNTESTED)	/* judged on the upper's runs */
+			cJSON_AddStringToObject(item, "verdict", nd_verdict_name(f->verdict));
 		cJSON_AddItemToArray(list, item);
 	}
 	cJSON_AddStringToObject(o, "worst", nd_severity_name(worst));
@@ -83,12 +91,17 @@ static void members_report(struct nd_diagnosis *d)
 	cJSON_Delete(report->members);
 	report->members = NULL;
 	report->members_worst = ND_SEV_OK;
-	if (!d->members)
-		return;
+	nd_diag_stack_report(d);
+	if (!d->members || d->members[0].stacked)
+		return;		/* no bond members: a stack's lowers only */
 	arr = cJSON_CreateArray();
 	for (unsigned i = 0; arr && i < d->n_members; i++) {
 		int worst;
-		cJSON *m = member_json(&d->members[i], &worst);
+		cJSON *m;
+
+		if (d->members[i].stacked)
+			continue;
+		m = nd_diag_member_json(&d->members[i], &worst);
 
 		if (m)
 			cJSON_AddItemToArray(arr, m);

@@ -199,6 +199,8 @@ void nd_diagnose_traffic(const struct nd_diag_traffic *t, struct nd_diagnosis *d
 		d->traffic_rc = run_trials(t, &target, d);
 	report->throughput = nd_exp_throughput_json(&d->set, &d->sum, report->findings,
 						    report->n_findings, d->trials, d->n_trials);
+	if (!other_path)
+		nd_diag_stack_verdicts(d);
 	if (t->peer_host)
 		add_route(report, t->route);
 	add_far_end(d);

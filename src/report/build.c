@@ -57,9 +57,19 @@ static void collect_ceilings(struct nd_report *report)
 	if (wire >= 0) {
 		char detail[160];
 
-		snprintf(detail, sizeof(detail),
-			 "TCP/IPv4 goodput of a %lld Mbit/s link at MTU %u",
-			 (long long)facts->linkmodes.speed_mbps, facts->link.mtu);
+		if (facts->stack.wire_known && facts->stack.encap_bytes)	/* through a stack */
+			snprintf(detail, sizeof(detail), "TCP/IPv4 goodput of %s's %lld Mbit/s link "
+				 "at MTU %u, %u B of %s headers a frame", facts->stack.via,
+				 (long long)facts->stack.via_speed_mbps, facts->link.mtu,
+				 facts->stack.encap_bytes, facts->stack.kind);
+		else if (facts->stack.wire_known)
+			snprintf(detail, sizeof(detail), "TCP/IPv4 goodput of %s's %lld Mbit/s link "
+				 "at MTU %u", facts->stack.via,
+				 (long long)facts->stack.via_speed_mbps, facts->link.mtu);
+		else
+			snprintf(detail, sizeof(detail),
+				 "TCP/IPv4 goodput of a %lld Mbit/s link at MTU %u",
+				 (long long)facts->linkmodes.speed_mbps, facts->link.mtu);
 		nd_report_add_ceiling(report, "wire", wire, detail);
 	}
 	for (unsigned i = 0; i < report->n_findings; i++) {
@@ -116,7 +126,10 @@ void nd_report_free(struct nd_report *report)
 	report->throughput = NULL;
 	cJSON_Delete(report->peer);
 	cJSON_Delete(report->members);
+	cJSON_Delete(report->stack);
 	report->peer = NULL;
+	report->members = NULL;
+	report->stack = NULL;
 }
 
 int nd_report_exit_code(const struct nd_report *report)

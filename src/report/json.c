@@ -338,6 +338,8 @@ cJSON *nd_report_to_json(const struct nd_report *report)
 	cJSON_AddItemToObject(doc, "peer", dup_or(report->peer, cJSON_CreateNull()));
 	if (report->members)	/* bonds only: other reports keep their shape */
 		cJSON_AddItemToObject(doc, "members", cJSON_Duplicate(report->members, true));
+	if (report->stack)	/* stacked devices only */
+		cJSON_AddItemToObject(doc, "stack", cJSON_Duplicate(report->stack, true));
 	cJSON_AddItemToObject(doc, "summary", summary_json(report));
 	/* One failed allocation anywhere leaves a hole; refuse a partial report. */
 	if (!cJSON_GetObjectItem(doc, "summary") || !findings ||

@@ -294,6 +294,10 @@ static void throughput(FILE *out, const cJSON *doc)
 		fprintf(out, "; bottleneck%s ",
 			strcmp(nd_json_str(b, "host", "here"), "far end") ? "" : " on the far end");
 		put_code(out, nd_json_str(b, "id", "?"), false);
+		if (nd_json_str(b, "via", NULL)) {
+			fputs(" via ", out);
+			put_code(out, nd_json_str(b, "via", "?"), false);
+		}
 		fprintf(out, ", **%s**: %s\n\n", nd_json_str(b, "verdict", "?"),
 			nd_json_str(b, "reason", ""));
 	} else if (measured >= 0 && !other) {
@@ -376,6 +380,45 @@ static void members_table(FILE *out, const cJSON *doc)
 	fputc('\n', out);
 }
 
+/* A stacked device's lowers: the chain, then one row each. */
+static void stack_table(FILE *out, const cJSON *doc)
+{
+	const cJSON *stack = cJSON_GetObjectItem(doc, "stack"), *m, *f;
+
+	if (!cJSON_IsObject(stack))
+		return;
+	fputs("## Stack\n\n", out);
+	if (nd_json_str(stack, "path", NULL))
+		fprintf(out, "Wire via `%s` (%s; %d bytes added per frame)\n\n",
+			nd_json_str(stack, "via", "?"), nd_json_str(stack, "path", "?"),
+			(int)cJSON_GetNumberValue(cJSON_GetObjectItem(stack, "encap_bytes")));
+	fputs("| Lower | Under | Kind | Driver, PCI | Worst | Warning or worse |\n"
+	      "|---|---|---|---|---|---|\n", out);
+	cJSON_ArrayForEach(m, cJSON_GetObjectItem(stack, "lowers")) {
+		const char *sep = "";
+
+		fputs("| ", out);
+		put_cell(out, nd_json_str(m, "name", "?"));
+		fputs(" | ", out);
+		put_cell(out, nd_json_str(m, "upper", "?"));
+		fputs(" | ", out);
+		put_cell(out, nd_json_str(m, "kind", "?"));
+		fputs(" | ", out);
+		put_cell(out, nd_json_str(m, "label", ""));
+		fputs(" | ", out);
+		put_cell(out, nd_json_str(m, "worst", "?"));
+		fputs(" | ", out);
+		put_cell(out, nd_json_str(m, "error", ""));
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(m, "findings")) {
+			fputs(sep, out);
+			put_cell(out, nd_json_str(f, "id", "?"));
+			sep = ", ";
+		}
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+}
+
 static void unreadable(FILE *out, const cJSON *doc)
 {
 	char groups[2048];
@@ -406,6 +449,7 @@ int nd_render_markdown(const struct nd_report *report, FILE *out)
 	summary_table(out, doc);
 	far_end(out, doc);
 	members_table(out, doc);
+	stack_table(out, doc);
 	unreadable(out, doc);
 	cJSON_Delete(doc);
 	return ferror(out) ? -EIO : 0;

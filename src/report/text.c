@@ -385,6 +385,8 @@ static void bottleneck_fix(const struct text_out *t, const cJSON *doc)
 	if (far)	/* its fix is typed there: the far end's own report has it */
 		findings = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "peer"),
 								   "report"), "findings");
+	if (nd_json_str(b, "via", NULL))	/* a lower's: the fix is on it */
+		findings = cJSON_GetObjectItem(b, "lower_findings");
 	cJSON_ArrayForEach(f, findings) {
 		if (strcmp(nd_json_str(f, "id", ""), id) != 0)
 			continue;
@@ -543,6 +545,7 @@ int nd_render_text(const struct nd_report *report, FILE *out)
 	nd_text_throughput(out, t.color, doc);
 	nd_text_peer(out, t.color, doc);
 	nd_text_members(out, doc);
+	nd_text_stack(out, doc);
 	unreadable(&t, doc);
 	summary(&t, doc);
 	cJSON_Delete(doc);

@@ -98,7 +98,11 @@ static void bottleneck_line(FILE *out, const cJSON *tp, const cJSON *doc)
 	const cJSON *b = cJSON_GetObjectItem(tp, "bottleneck");
 	char line[512];
 
-	if (cJSON_IsObject(b))
+	if (cJSON_IsObject(b) && nd_json_str(b, "via", NULL))	/* a lower's (stack) */
+		snprintf(line, sizeof(line), "Bottleneck: %s via %s, %s: %s",
+			 nd_json_str(b, "id", "?"), nd_json_str(b, "via", "?"),
+			 nd_json_str(b, "verdict", "?"), nd_json_str(b, "reason", ""));
+	else if (cJSON_IsObject(b))
 		snprintf(line, sizeof(line), "Bottleneck%s: %s, %s: %s",
 			 strcmp(nd_json_str(b, "host", "here"), "far end") ? "" : " on the far end",
 			 nd_json_str(b, "id", "?"), nd_json_str(b, "verdict", "?"),

@@ -36,6 +36,7 @@ static void (*const common_readers[])(const struct nd_root *root, const char *if
 	nd_probe_tools,
 	nd_probe_bond,
 	nd_probe_virt,		/* after the PCI group: its subsystem IDs */
+	nd_probe_stack,
 };
 
 /* Where each group came from when its source did not say (live kernel or

@@ -153,6 +153,9 @@ static void fill_link(const struct nd_root *root, const char *ifname, struct nd_
 		return;
 	}
 	r = nd_parse_iplink(text, len, ifname, &facts->link, &stats);
+	/* The stack from the same text (nd_probe_stack then keeps it). */
+	if (r == 0 && nd_parse_iplink_stack(text, len, ifname, &facts->stack) == 0)
+		nd_strlcpy(facts->stack.st.source, name, sizeof(facts->stack.st.source));
 	free(text);
 	if (r < 0)
 		return;

@@ -18,8 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool stats;
 
 		nd_parse_iplink_names(text, size, names, 64, &n);
-		for (unsigned i = 0; i < n && i < 4; i++)
+		struct nd_stack stack;
+
+		for (unsigned i = 0; i < n && i < 4; i++) {
 			nd_parse_iplink(text, size, names[i], &link, &stats);
+			nd_parse_iplink_stack(text, size, names[i], &stack);
+		}
 		nd_parse_iplink(text, size, "eth0", &link, NULL);
 	}
 	free(text);

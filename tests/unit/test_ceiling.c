@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "nicdoctor/ceiling.h"
+#include "nicdoctor/facts.h"
 
 static void assert_near(double got, double want, double tolerance)
 {
@@ -27,6 +28,34 @@ static void test_wire_goodput(void **state)
 	assert_near(nd_ceiling_wire_mbps(10000, 1500, ND_L4_UDP), 9570.9, 0.1);
 	assert_true(nd_ceiling_wire_mbps(-1, 1500, ND_L4_TCP) < 0);
 	assert_true(nd_ceiling_wire_mbps(10000, 40, ND_L4_TCP) < 0);
+}
+
+/* The issue's vxlan case: 1450 inside a 1500 lower at 10G carries about
+ * 9090 Mbit/s, not the 9395 the vxlan's own MTU gives. */
+static void test_encap(void **state)
+{
+	(void)state;
+	assert_int_equal(nd_stack_encap_bytes("vlan", false), 4);
+	assert_int_equal(nd_stack_encap_bytes("vxlan", false), 50);
+	assert_int_equal(nd_stack_encap_bytes("vxlan", true), 70);
+	assert_int_equal(nd_stack_encap_bytes("geneve", false), 50);
+	assert_int_equal(nd_stack_encap_bytes("geneve", true), 70);
+	assert_int_equal(nd_stack_encap_bytes("gre", false), 24);
+	assert_int_equal(nd_stack_encap_bytes("gretap", false), 38);
+	assert_int_equal(nd_stack_encap_bytes("bridge", false), 0);
+	assert_int_equal(nd_stack_encap_bytes("macvlan", false), 0);
+	assert_int_equal(nd_stack_encap_bytes("", false), 0);
+	/* 10000 x (1450-52)/(1450+50+38) = 9089.7 */
+	assert_near(nd_ceiling_wire_encap_mbps(10000, 1450, 50, ND_L4_TCP), 9089.7, 0.1);
+	/* VLAN at 1G, MTU 1500: 1000 x 1448/1542 = 939.0 */
+	assert_near(nd_ceiling_wire_encap_mbps(1000, 1500, 4, ND_L4_TCP), 939.0, 0.1);
+	assert_near(nd_ceiling_wire_encap_mbps(10000, 1500, 0, ND_L4_TCP),
+		    nd_ceiling_wire_mbps(10000, 1500, ND_L4_TCP), 1e-9);
+	assert_true(nd_ceiling_wire_encap_mbps(-1, 1450, 50, ND_L4_TCP) < 0);
+	assert_true(nd_stack_kind_virtual("bridge") && nd_stack_kind_virtual("vlan") &&
+		    nd_stack_kind_virtual("veth") && nd_stack_kind_virtual("tun") &&
+		    nd_stack_kind_virtual("bond") && nd_stack_kind_virtual("vxlan"));
+	assert_false(nd_stack_kind_virtual(""));
 }
 
 static void test_lane_rates(void **state)
@@ -69,6 +98,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wire_goodput),
+		cmocka_unit_test(test_encap),
 		cmocka_unit_test(test_lane_rates),
 		cmocka_unit_test(test_pcie_field_cases),
 		cmocka_unit_test(test_window),

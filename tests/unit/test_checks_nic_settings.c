@@ -351,6 +351,46 @@ static void test_irqbalance_fighting(void **state)
 	free(facts);
 }
 
+/* mtu.stack_mismatch: a vxlan's MTU 1500 over a 1500 lower needs 50 B more. */
+static void test_mtu_stack_mismatch(void **state)
+{
+	struct nd_facts *facts = healthy_facts();
+	struct nd_stack *s = &facts->stack;
+
+	(void)state;
+	run("mtu.stack_mismatch", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);	/* a NIC: nothing to fit */
+	assert_true(finding.not_applicable);
+	nd_strlcpy(facts->ifname, "vx0", sizeof(facts->ifname));
+	nd_status_set_known(&s->st);
+	nd_strlcpy(s->kind, "vxlan", sizeof(s->kind));
+	s->n_lowers = 1;
+	nd_strlcpy(s->lowers[0], "eth0", sizeof(s->lowers[0]));
+	run("mtu.stack_mismatch", facts);
+	assert_unknown("the lower's MTU");
+	s->wire_known = true;
+	nd_strlcpy(s->via, "eth0", sizeof(s->via));
+	s->via_mtu = 1500;
+	s->encap_bytes = s->mtu_overhead = 50;
+	facts->link.mtu = 1450;
+	run("mtu.stack_mismatch", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	facts->link.mtu = 1500;
+	run("mtu.stack_mismatch", facts);
+	assert_int_equal(finding.severity, ND_SEV_WARNING);
+	assert_true(evidence_number("needs_mtu") == 1550);
+	assert_true(evidence_number("lower_mtu") == 1500);
+	assert_non_null(strstr(finding.title, "eth0"));
+	assert_string_equal(finding.fix.commands[0], "ip link set dev vx0 mtu 1450");
+	/* a VLAN tag is not in the lower's MTU: 1500 over 1500 fits */
+	nd_strlcpy(s->kind, "vlan", sizeof(s->kind));
+	s->encap_bytes = 4;
+	s->mtu_overhead = 0;
+	run("mtu.stack_mismatch", facts);
+	assert_int_equal(finding.severity, ND_SEV_OK);
+	free(facts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +401,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_coalesce_off, teardown),
 		cmocka_unit_test_teardown(test_pause_mismatch, teardown),
 		cmocka_unit_test_teardown(test_irqbalance_fighting, teardown),
+		cmocka_unit_test_teardown(test_mtu_stack_mismatch, teardown),
 	};
 
 	return cmocka_run_group_tests_name("checks_nic_settings", tests, NULL, NULL);

@@ -189,10 +189,70 @@ static void test_supportconfig(void **state)
 	assert_int_equal(nd_sc_find(TXT(network_txt), "ethtool", &sec), -ENOENT);
 }
 
+/* The stacked kind and lowers of ip -d link (iplink_stack.c). */
+static void test_iplink_stack(void **state)
+{
+	char *vlan = raw("github-iproute2mac-52-ip-details-vlan.txt");
+	char *live = raw("live-ip_-d_link-bridge-macvlan-macvtap-vxlan.txt");
+	char *bond = raw("insights-ip_-d_-s_link-iproute2-new-column-layout.txt");
+	char *sos = raw("sos42-ip_-s_-d_link-numrxqueues-1.txt");
+	struct nd_stack st;
+
+	(void)state;
+	assert_int_equal(nd_parse_iplink_stack(vlan, strlen(vlan), "eth0.111", &st), 0);
+	assert_string_equal(st.kind, "vlan");
+	assert_int_equal(st.vlan_id, 111);
+	assert_int_equal(st.n_lowers, 1);
+	assert_string_equal(st.lowers[0], "eth0");
+	assert_int_equal(nd_parse_iplink_stack(live, strlen(live), "br0", &st), 0);
+	assert_string_equal(st.kind, "bridge");
+	assert_int_equal(st.n_lowers, 1);
+	assert_string_equal(st.lowers[0], "v0");
+	/* a veth's @peer is no lower */
+	assert_int_equal(nd_parse_iplink_stack(live, strlen(live), "v0", &st), 0);
+	assert_string_equal(st.kind, "veth");
+	assert_int_equal(st.n_lowers, 0);
+	assert_int_equal(nd_parse_iplink_stack(live, strlen(live), "mvt0", &st), 0);
+	assert_string_equal(st.kind, "macvtap");
+	assert_string_equal(st.lowers[0], "v1");
+	assert_int_equal(nd_parse_iplink_stack(live, strlen(live), "mv0", &st), 0);
+	assert_string_equal(st.kind, "macvlan");
+	assert_int_equal(nd_parse_iplink_stack(live, strlen(live), "vx0", &st), 0);
+	assert_string_equal(st.kind, "vxlan");
+	assert_false(st.underlay_ipv6);
+	assert_string_equal(st.underlay_dev, "v1");
+	assert_int_equal(st.n_lowers, 1);
+	assert_string_equal(st.lowers[0], "v1");
+	assert_string_equal(st.remote, "10.9.9.9");
+	assert_int_equal(nd_parse_iplink_stack(live, strlen(live), "vx6", &st), 0);
+	assert_true(st.underlay_ipv6);
+	assert_string_equal(st.remote, "2001:db8::9");
+	assert_int_equal(nd_parse_iplink_stack(bond, strlen(bond), "bond0", &st), 0);
+	assert_string_equal(st.kind, "bond");
+	assert_int_equal(st.n_lowers, 2);
+	assert_string_equal(st.lowers[0], "enp1s0");
+	assert_string_equal(st.lowers[1], "enp2s0");
+	/* a NIC: known, not stacked */
+	assert_int_equal(nd_parse_iplink_stack(bond, strlen(bond), "enp1s0", &st), 0);
+	assert_string_equal(st.kind, "");
+	assert_int_equal(st.n_lowers, 0);
+	/* flannel.1 over ens3 (a sosreport of a Kubernetes node) */
+	assert_int_equal(nd_parse_iplink_stack(sos, strlen(sos), "flannel.1", &st), 0);
+	assert_string_equal(st.kind, "vxlan");
+	assert_string_equal(st.lowers[0], "ens3");
+	assert_int_equal(nd_parse_iplink_stack(sos, strlen(sos), "nosuch", &st), -ENOENT);
+	assert_false(st.st.known);
+	free(vlan);
+	free(live);
+	free(bond);
+	free(sos);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_iplink),
+		cmocka_unit_test(test_iplink_stack),
 		cmocka_unit_test(test_tc),
 		cmocka_unit_test(test_sysctl_lscpu),
 		cmocka_unit_test(test_supportconfig),
