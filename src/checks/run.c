@@ -131,6 +131,16 @@ static bool hardware_check(const char *id)
 	return false;
 }
 
+/* A stacked upper (bridge, VLAN, macvlan, tunnel) has no PHY, PCIe link,
+ * queues or IRQs of its own: its lowers carry them.  One with a PCI
+ * function of its own (a test's seam gives a macvlan one, to stand for a
+ * port of a card) is judged as the NIC it is. */
+static bool stacked_without_hardware(const struct nd_facts *facts)
+{
+	return nd_stack_is_upper(&facts->stack) &&
+	       !(facts->pci.st.known && !facts->pci.no_device);
+}
+
 void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 		  struct nd_finding *f)
 {
@@ -139,7 +149,7 @@ void nd_check_run(const struct nd_check *check, const struct nd_facts *facts,
 	f->ceiling_mbps = -1;
 	f->evidence = cJSON_CreateObject();
 	f->verdict = ND_VERDICT_UNTESTED;
-	if (nd_stack_is_upper(&facts->stack) && hardware_check(check->id))
+	if (stacked_without_hardware(facts) && hardware_check(check->id))
 		nd_finding_not_applicable(f, "a %s has none of its own: its lowers are judged",
 					  facts->stack.kind);
 	else
