@@ -353,37 +353,48 @@ static void far_end(FILE *out, const cJSON *doc)
 	fputs("_The commands in this section are for the far host: run them there._\n\n", out);
 }
 
+/* One row of a device under the one reported (a bond member, a lower):
+ * the cells of keys ("?" when absent, "" for the label), then its error
+ * and the IDs of its findings of warning or worse. */
+static void device_row(FILE *out, const cJSON *m, const char *const *keys)
+{
+	const char *sep = "";
+	const cJSON *f;
+
+	for (; *keys; keys++) {
+		fputs("| ", out);
+		put_cell(out, nd_json_str(m, *keys, strcmp(*keys, "label") ? "?" : ""));
+		fputc(' ', out);
+	}
+	fputs("| ", out);
+	put_cell(out, nd_json_str(m, "error", ""));
+	cJSON_ArrayForEach(f, cJSON_GetObjectItem(m, "findings")) {
+		fputs(sep, out);
+		put_cell(out, nd_json_str(f, "id", "?"));
+		sep = ", ";
+	}
+	fputs(" |\n", out);
+}
+
 /* A bond's members, one row each (see text_members.c). */
 static void members_table(FILE *out, const cJSON *doc)
 {
-	const cJSON *members = cJSON_GetObjectItem(doc, "members"), *m, *f;
+	static const char *const keys[] = { "name", "worst", NULL };
+	const cJSON *members = cJSON_GetObjectItem(doc, "members"), *m;
 
 	if (!cJSON_IsArray(members))
 		return;
 	fputs("## Members\n\n| Member | Worst | Warning or worse |\n|---|---|---|\n", out);
-	cJSON_ArrayForEach(m, members) {
-		const char *sep = "";
-
-		fputs("| ", out);
-		put_cell(out, nd_json_str(m, "name", "?"));
-		fputs(" | ", out);
-		put_cell(out, nd_json_str(m, "worst", "?"));
-		fputs(" | ", out);
-		put_cell(out, nd_json_str(m, "error", ""));
-		cJSON_ArrayForEach(f, cJSON_GetObjectItem(m, "findings")) {
-			fputs(sep, out);
-			put_cell(out, nd_json_str(f, "id", "?"));
-			sep = ", ";
-		}
-		fputs(" |\n", out);
-	}
+	cJSON_ArrayForEach(m, members)
+		device_row(out, m, keys);
 	fputc('\n', out);
 }
 
 /* A stacked device's lowers: the chain, then one row each. */
 static void stack_table(FILE *out, const cJSON *doc)
 {
-	const cJSON *stack = cJSON_GetObjectItem(doc, "stack"), *m, *f;
+	static const char *const keys[] = { "name", "upper", "kind", "label", "worst", NULL };
+	const cJSON *stack = cJSON_GetObjectItem(doc, "stack"), *m;
 
 	if (!cJSON_IsObject(stack))
 		return;
@@ -394,28 +405,8 @@ static void stack_table(FILE *out, const cJSON *doc)
 			(int)cJSON_GetNumberValue(cJSON_GetObjectItem(stack, "encap_bytes")));
 	fputs("| Lower | Under | Kind | Driver, PCI | Worst | Warning or worse |\n"
 	      "|---|---|---|---|---|---|\n", out);
-	cJSON_ArrayForEach(m, cJSON_GetObjectItem(stack, "lowers")) {
-		const char *sep = "";
-
-		fputs("| ", out);
-		put_cell(out, nd_json_str(m, "name", "?"));
-		fputs(" | ", out);
-		put_cell(out, nd_json_str(m, "upper", "?"));
-		fputs(" | ", out);
-		put_cell(out, nd_json_str(m, "kind", "?"));
-		fputs(" | ", out);
-		put_cell(out, nd_json_str(m, "label", ""));
-		fputs(" | ", out);
-		put_cell(out, nd_json_str(m, "worst", "?"));
-		fputs(" | ", out);
-		put_cell(out, nd_json_str(m, "error", ""));
-		cJSON_ArrayForEach(f, cJSON_GetObjectItem(m, "findings")) {
-			fputs(sep, out);
-			put_cell(out, nd_json_str(f, "id", "?"));
-			sep = ", ";
-		}
-		fputs(" |\n", out);
-	}
+	cJSON_ArrayForEach(m, cJSON_GetObjectItem(stack, "lowers"))
+		device_row(out, m, keys);
 	fputc('\n', out);
 }
 
